@@ -1,0 +1,2 @@
+"""Table Companion."""
+__version__ = "0.1.0"

@@ -1,0 +1,209 @@
+"""Camera port: one ``capture()`` that returns a BGR photo, whatever takes it.
+
+Sources: the Pi camera module through picamera2 (imported only when chosen), a USB camera
+through OpenCV, a photo or folder of photos, or any frame-making function (the table simulator).
+A camera that is missing or fails raises :class:`DeviceError` with what to check; the service
+shows it and tries again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from companion.errors import DeviceError, InputFileError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class Camera(Protocol):
+    """What the service needs of a camera."""
+
+    name: str
+
+    def capture(self) -> np.ndarray: ...
+
+    def close(self) -> None: ...
+
+
+class _Closing:
+    """Context-manager support and an idempotent close, as gpiozero devices have."""
+
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise DeviceError(f"{self.name} is closed")  # type: ignore[attr-defined]
+
+
+def read_image(path: Path) -> np.ndarray:
+    """A photo file as a BGR array; a missing, empty or corrupt file gets a clear error."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputFileError(f"photo {path} does not exist") from None
+    except OSError as exc:
+        raise InputFileError(f"photo {path} cannot be read: {exc.strerror or exc}") from None
+    if not data:
+        raise InputFileError(f"photo {path} is empty (0 bytes); take the photo again")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise InputFileError(f"photo {path} is not an image OpenCV can read (corrupt, or not a "
+                             "JPEG/PNG); take the photo again")
+    return image
+
+
+class FileCamera(_Closing):
+    """Photos from a file or a folder (sorted by name), one per capture, round and round."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path).expanduser()
+        if self.path.is_dir():
+            files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not files:
+                raise DeviceError(f"camera folder {self.path} holds no photos "
+                                  f"({', '.join(IMAGE_SUFFIXES)}); add some or set camera.path")
+        elif self.path.is_file():
+            files = [self.path]
+        else:
+            raise DeviceError(f"camera.path {self.path} does not exist; set camera.path to a "
+                              "photo or a folder of photos")
+        self.files = files
+        self._cycle: Iterator[Path] = itertools.cycle(files)
+        self.name = f"photos in {self.path}"
+        self.last_file: Path | None = None
+
+    def capture(self) -> np.ndarray:
+        self._check_open()
+        self.last_file = next(self._cycle)
+        return read_image(self.last_file)
+
+
+class FunctionCamera(_Closing):
+    """Frames from a function of the capture count: the table simulator, or a test script."""
+
+    def __init__(self, make_frame: Callable[[int], np.ndarray], name: str = "simulator") -> None:
+        self._make_frame = make_frame
+        self._count = 0
+        self.name = name
+
+    def capture(self) -> np.ndarray:
+        self._check_open()
+        frame = self._make_frame(self._count)
+        self._count += 1
+        return frame
+
+
+class OpenCVCamera(_Closing):
+    """A USB (UVC) camera through OpenCV's ``VideoCapture``."""
+
+    def __init__(self, device: int | str = 0, width: int = 1640, height: int = 1232,
+                 warmup_frames: int = 3) -> None:
+        import cv2
+
+        self.name = f"USB camera {device}"
+        self._cap = cv2.VideoCapture(device)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise DeviceError(f"no camera answers at {device!r}: check the USB cable, that no "
+                              "other program holds it, or set camera.device / camera.source")
+        self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+        self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+        self._warmup = warmup_frames
+
+    def capture(self) -> np.ndarray:
+        self._check_open()
+        for _ in range(self._warmup):  # let exposure settle after opening
+            self._cap.grab()
+        self._warmup = 0
+        ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise DeviceError(f"{self.name} gave no picture: it may be unplugged; check the "
+                              "cable (the service tries again)")
+        return frame
+
+    def close(self) -> None:
+        if not self.closed:
+            self._cap.release()
+        super().close()
+
+
+class PiCamera(_Closing):
+    """The Raspberry Pi camera module through picamera2 (from Raspberry Pi OS's packages)."""
+
+    def __init__(self, width: int = 1640, height: int = 1232) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise DeviceError("picamera2 is not installed: on Raspberry Pi OS run "
+                              "'sudo apt install python3-picamera2' (the install script does), "
+                              "or set camera.source to opencv, files or simulator") from None
+        self.name = "Pi camera"
+        try:
+            self._cam = Picamera2()
+            config = self._cam.create_still_configuration(
+                main={"size": (width, height), "format": "BGR888"})
+            self._cam.configure(config)
+            self._cam.start()
+        except IndexError:
+            raise DeviceError("no Pi camera found: check the ribbon cable (contacts facing the "
+                              "right way) and run 'rpicam-hello --list-cameras'") from None
+        except RuntimeError as exc:
+            if "in use" in str(exc).lower():
+                raise DeviceError("the Pi camera is held by another program (Pipeline handler "
+                                  "in use): stop it, e.g. 'sudo systemctl stop companion'",
+                                  ) from None
+            raise DeviceError(f"the Pi camera failed to start: {exc}") from None
+
+    def capture(self) -> np.ndarray:
+        self._check_open()
+        try:
+            # picamera2's "BGR888" is B,G,R in memory order per libcamera naming: OpenCV's order.
+            return self._cam.capture_array("main")
+        except Exception as exc:
+            raise DeviceError(f"the Pi camera gave no picture ({exc}); check the cable") from None
+
+    def close(self) -> None:
+        if not self.closed:
+            with contextlib.suppress(Exception):
+                self._cam.close()
+        super().close()
+
+
+def open_camera(settings: dict[str, Any],
+                simulator: Callable[[int], np.ndarray] | None = None) -> Camera:
+    """The camera the ``camera`` section of the configuration asks for."""
+    source = settings["source"]
+    if source == "picamera2":
+        return PiCamera(settings["width"], settings["height"])
+    if source == "opencv":
+        return OpenCVCamera(settings["device"], settings["width"], settings["height"])
+    if source == "files":
+        if not settings.get("path"):
+            raise DeviceError("camera.source is files but camera.path is not set; set it to a "
+                              "photo or a folder of photos")
+        return FileCamera(settings["path"])
+    if source == "simulator":
+        if simulator is None:
+            raise DeviceError("camera.source is simulator, but the chosen game has no table "
+                              "simulator; choose files or a real camera")
+        return FunctionCamera(simulator)
+    raise DeviceError(f"unknown camera.source {source!r}")

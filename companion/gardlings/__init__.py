@@ -1,0 +1,12 @@
+"""Gardlings: tile-laying with edges (components read from a catalogue)."""
+
+from companion.games import GameInfo
+
+GAME = GameInfo(
+    name="gardlings",
+    title="Gardlings",
+    rulebook="gardlings.txt",
+    min_players=1,
+    max_players=4,
+    jobs={},
+)

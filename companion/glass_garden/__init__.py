@@ -1,0 +1,12 @@
+"""Glass Garden: the solo game of succulents, glass cards and one critter."""
+
+from companion.games import GameInfo
+
+GAME = GameInfo(
+    name="glass-garden",
+    title="Glass Garden",
+    rulebook="glass-garden.txt",
+    min_players=1,
+    max_players=1,
+    jobs={},
+)

@@ -1,0 +1,127 @@
+"""Pages: one screen's worth of behaviour. Each turns keys into a next page and gives its view.
+
+A page's ``handle`` returns another page to open, :data:`BACK` to close itself, :data:`QUIT`
+to stop the service, or ``None`` to stay. Pages never touch devices: the service's loop draws
+their views and owns the display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from companion.devices.buttons import Key
+from companion.ui.screens import visible_lines, wrap
+from companion.ui.views import MenuView, TextView, View
+
+
+class _Signal:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+BACK: Final = _Signal("BACK")
+QUIT: Final = _Signal("QUIT")
+
+
+class Page:
+    """Base page: BACK closes it."""
+
+    title = ""
+
+    def view(self, status: str) -> View:
+        raise NotImplementedError
+
+    def handle(self, key: Key) -> Page | _Signal | None:
+        return BACK if key is Key.BACK else None
+
+
+@dataclass
+class Choice:
+    """One entry of a menu and what choosing it does."""
+
+    label: str
+    action: Callable[[], Page | _Signal | None]
+
+
+class MenuPage(Page):
+    """A list of choices; UP/DOWN move (wrapping round), OK chooses, BACK closes."""
+
+    def __init__(self, title: str, choices: Sequence[Choice]) -> None:
+        self.title = title
+        self.choices = list(choices)
+        self.selected = 0
+
+    def view(self, status: str) -> View:
+        return MenuView(self.title, tuple(c.label for c in self.choices), self.selected,
+                        status or self.title)
+
+    def handle(self, key: Key) -> Page | _Signal | None:
+        n = len(self.choices)
+        if key is Key.UP and n:
+            self.selected = (self.selected - 1) % n
+        elif key is Key.DOWN and n:
+            self.selected = (self.selected + 1) % n
+        elif key is Key.OK and n:
+            return self.choices[self.selected].action()
+        elif key is Key.BACK:
+            return BACK
+        return None
+
+
+class TextPage(Page):
+    """Text to read, scrolled with UP/DOWN; OK or BACK closes it."""
+
+    def __init__(self, title: str, lines: Sequence[str], *, alert: bool = False,
+                 width: int = 125, height: int = 64,
+                 on_ok: Callable[[], Page | _Signal | None] | None = None) -> None:
+        self.title = title
+        self.lines = tuple(lines)
+        self.alert = alert
+        self.offset = 0
+        self._rows = visible_lines(height)
+        self._total = len(wrap(self.lines, width))
+        self._on_ok = on_ok
+
+    def view(self, status: str) -> View:
+        return TextView(self.title, self.lines, self.offset,
+                        self.title if self.alert else (status or self.title), self.alert)
+
+    def handle(self, key: Key) -> Page | _Signal | None:
+        last = max(0, self._total - self._rows)
+        if key is Key.DOWN:
+            self.offset = min(last, self.offset + 1)
+        elif key is Key.UP:
+            self.offset = max(0, self.offset - 1)
+        elif key is Key.OK:
+            return self._on_ok() if self._on_ok else BACK
+        elif key is Key.BACK:
+            return BACK
+        return None
+
+
+def error_page(message: str, title: str = "Problem") -> TextPage:
+    """A problem the user must know about, in words they can act on."""
+    return TextPage(title, [message, "", "OK: back"], alert=True)
+
+
+def score_lines(data: dict[str, Any]) -> list[str]:
+    """The spec's score JSON as screen lines: totals first, then each breakdown."""
+    players = data.get("players", [])
+    winner = data.get("winner")
+    lines = [f"Winner: {winner}" if winner else "Tied game"]
+    for p in sorted(players, key=lambda p: -p.get("total", 0)):
+        lines.append(f"{p['name']}: {p['total']}")
+    tie = data.get("tie_break")
+    if tie:
+        lines.append(str(tie))
+    for p in players:
+        lines.append("")
+        lines.append(f"{p['name']} ({p['total']})")
+        for line, pts in p.get("breakdown", {}).items():
+            lines.append(f" {line.replace('_', ' ')}: {pts}")
+    return lines

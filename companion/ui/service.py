@@ -1,0 +1,202 @@
+"""The table service: one loop that reads keys, updates the page stack and draws the screen.
+
+It owns the display (button callbacks only queue keys), keeps running through any error a game
+or a device raises (showing it instead), dims the panel when idle, and leaves a "stopped"
+screen when it ends (SIGTERM, SIGINT, or POWER and a confirmation).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from companion.devices.buttons import Buttons, Key
+from companion.devices.display import Display
+from companion.errors import CompanionError
+from companion.games import GameInfo, all_games
+from companion.paths import game_data_dir
+from companion.ui.pages import (
+    BACK,
+    QUIT,
+    Choice,
+    MenuPage,
+    Page,
+    TextPage,
+    error_page,
+    score_lines,
+)
+from companion.ui.screens import render
+from companion.ui.views import TextView
+
+log = logging.getLogger(__name__)
+
+STATE_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+@dataclass
+class Context:
+    """What pages may use: the settings, the data folder and the clock."""
+
+    settings: dict[str, Any]
+    data_dir: Path
+    clock: Callable[[], float] = time.monotonic
+    notes: list[str] = field(default_factory=list)
+
+    def saved_states(self, game: GameInfo) -> list[Path]:
+        """States the user saved for ``game``, then the bundled samples."""
+        own = self.data_dir / "states" / game.name
+        found = sorted(p for p in own.glob("*") if p.suffix in STATE_SUFFIXES) \
+            if own.is_dir() else []
+        bundled = sorted(p for p in game_data_dir(game.name).glob("sample-*")
+                         if p.suffix in STATE_SUFFIXES)
+        return found + bundled
+
+
+def _label(path: Path) -> str:
+    return path.stem.replace("-", " ").replace("_", " ")
+
+
+class ScoreChooser(MenuPage):
+    """Choose a saved game state to score."""
+
+    def __init__(self, ctx: Context, game: GameInfo) -> None:
+        self.game = game
+        states = ctx.saved_states(game)
+        super().__init__(f"Score {game.title}",
+                         [Choice(_label(p), lambda p=p: self._score(p)) for p in states])
+        self.empty = not states
+
+    def _score(self, path: Path) -> Page:
+        report = self.game.job("score")(path)
+        return TextPage(f"{self.game.title} score", score_lines(report.data))
+
+
+class GameMenu(MenuPage):
+    """What the service can do for one game."""
+
+    def __init__(self, ctx: Context, game: GameInfo) -> None:
+        self.ctx = ctx
+        self.game = game
+        choices = []
+        if game.can("score"):
+            choices.append(Choice("Score a game", self._choose_state))
+        choices.append(Choice("Back", lambda: BACK))
+        super().__init__(game.title, choices)
+
+    def _choose_state(self) -> Page:
+        chooser = ScoreChooser(self.ctx, self.game)
+        if chooser.empty:
+            return error_page(f"No saved {self.game.title} games yet: save a state file in "
+                              f"{self.ctx.data_dir / 'states' / self.game.name}")
+        return chooser
+
+
+SERVICE_JOBS = ("score", "check", "scan", "assist")
+
+
+def main_menu(ctx: Context) -> MenuPage:
+    """The first page: every game, those that cannot do anything here yet marked "coming"."""
+    choices = []
+    for game in all_games():
+        if any(game.can(j) for j in SERVICE_JOBS):
+            choices.append(Choice(game.title, lambda g=game: GameMenu(ctx, g)))
+        else:
+            choices.append(Choice(f"{game.title} (coming)", lambda g=game: TextPage(
+                g.title, [f"{g.title} is coming: it cannot be played with the companion yet."])))
+    return MenuPage("Table Companion", choices)
+
+
+class ConfirmStop(MenuPage):
+    def __init__(self) -> None:
+        super().__init__("Stop?", [Choice("Keep running", lambda: BACK),
+                                   Choice("Stop the service", lambda: QUIT)])
+
+
+def stopped_frame(size: tuple[int, int]) -> Any:
+    return render(TextView("Table Companion", ("Stopped.", "Restart the service", "to continue.")),
+                  size)
+
+
+class Service:
+    """The loop: keys in, pages updated, one frame out; errors shown, never fatal."""
+
+    def __init__(self, ctx: Context, display: Display, buttons: Buttons,
+                 first: Page | None = None, idle_poll: float = 0.25) -> None:
+        self.ctx = ctx
+        self.display = display
+        self.buttons = buttons
+        self.stack: list[Page] = [first or main_menu(ctx)]
+        self.idle_poll = idle_poll
+        self.stop_requested = False
+        self.last_key_time = ctx.clock()
+
+    @property
+    def page(self) -> Page:
+        return self.stack[-1]
+
+    def draw(self) -> None:
+        frame = render(self.page.view(""), (self.display.width, self.display.height))
+        self.display.show(frame)
+
+    def request_stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
+        self.stop_requested = True
+
+    def dispatch(self, key: Key) -> None:
+        """Apply one key to the page stack."""
+        if key is Key.POWER and not isinstance(self.page, ConfirmStop):
+            self.stack.append(ConfirmStop())
+            return
+        try:
+            outcome = self.page.handle(key)
+        except CompanionError as exc:
+            log.warning("%s", exc)
+            outcome = error_page(str(exc))
+        except Exception as exc:  # a bug in one game must not stop the table
+            log.exception("error while handling %s on %s", key, type(self.page).__name__)
+            outcome = error_page(f"Internal error ({type(exc).__name__}); it was logged. "
+                                 "Try again or choose another job.", "Error")
+        if outcome is BACK:
+            if len(self.stack) > 1:
+                self.stack.pop()
+        elif outcome is QUIT:
+            self.stop_requested = True
+        elif isinstance(outcome, Page):
+            self.stack.append(outcome)
+
+    def run(self) -> int:
+        """Serve until stopped; returns the exit status."""
+        dim_after = float(self.ctx.settings["display"]["dim_after_seconds"])
+        contrast = int(self.ctx.settings["display"]["contrast"])
+        previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            for s in previous:
+                signal.signal(s, self.request_stop)
+        except ValueError:  # not the main thread (tests): no signal handling
+            previous = {}
+        try:
+            while not self.stop_requested:
+                self.draw()
+                key = self.buttons.get(timeout=self.idle_poll)
+                now = self.ctx.clock()
+                if key is None:
+                    if self.buttons.finished:
+                        break
+                    if dim_after and now - self.last_key_time > dim_after:
+                        self.display.dim(True)
+                    continue
+                self.last_key_time = now
+                if self.display.dimmed:
+                    self.display.dim(False, contrast)
+                    continue  # the press that wakes the panel does nothing else
+                self.dispatch(key)
+        finally:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
+            self.display.close(stopped_frame((self.display.width, self.display.height)))
+        return 0

@@ -1,0 +1,136 @@
+"""Configuration: defaults, key-by-key overrides, and one clear message for every bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.config import SCHEMA, Field, dump_config, load_config
+from companion.errors import ConfigError
+from companion.paths import config_dir
+
+
+def write(tmp_path: Path, text: str, name: str = "user.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_defaults_are_complete_and_valid() -> None:
+    config = load_config(candidates=[])
+    assert config["display.driver"] == "ssd1306"
+    assert config["display.i2c_address"] == 0x3C
+    assert config["buttons.pins"] == {"up": 5, "down": 6, "ok": 13}
+    assert config["camera.source"] == "picamera2"
+    assert config["games.the-glade.board"] == {"rows": 7, "cols": 7, "centre": "D4"}
+    assert config.sources == (config_dir() / "companion.yaml",)
+
+
+def test_every_schema_leaf_has_a_default() -> None:
+    config = load_config(candidates=[])
+
+    def walk(schema: dict, values: dict, prefix: str = "") -> None:
+        for key, rule in schema.items():
+            assert key in values, prefix + key
+            if not isinstance(rule, Field):
+                walk(rule, values[key], f"{prefix}{key}.")
+
+    walk(SCHEMA, dict(config.values))
+
+
+def test_user_file_overrides_key_by_key(tmp_path: Path) -> None:
+    user = write(tmp_path, "display:\n  driver: sh1106\nbuttons:\n  pins: {ok: 26}\n")
+    config = load_config(user)
+    assert config["display.driver"] == "sh1106"
+    assert config["display.i2c_address"] == 0x3C  # untouched neighbour kept
+    assert config["buttons.pins"] == {"up": 5, "down": 6, "ok": 26}
+    assert config.sources[-1] == user
+
+
+def test_first_existing_candidate_is_used(tmp_path: Path) -> None:
+    second = write(tmp_path, "log_level: debug\n", "second.yaml")
+    config = load_config(candidates=[tmp_path / "missing.yaml", second])
+    assert config["log_level"] == "debug"
+
+
+def test_explicit_file_beats_candidates(tmp_path: Path) -> None:
+    explicit = write(tmp_path, "log_level: error\n", "explicit.yaml")
+    other = write(tmp_path, "log_level: debug\n", "other.yaml")
+    assert load_config(explicit, candidates=[other])["log_level"] == "error"
+
+
+def test_unknown_key_names_file_key_and_suggestion(tmp_path: Path) -> None:
+    user = write(tmp_path, "display:\n  drivr: sh1106\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(user)
+    msg = str(info.value)
+    assert str(user) in msg and "display.drivr" in msg and "display.driver" in msg
+
+
+def test_unknown_top_level_key(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown key 'screen'"):
+        load_config(write(tmp_path, "screen: big\n"))
+
+
+@pytest.mark.parametrize(("text", "key", "allowed"), [
+    ("display:\n  driver: ssd1305\n", "display.driver", "ssd1306, sh1106"),
+    ("display:\n  rotation: 45\n", "display.rotation", "0, 90, 180, 270"),
+    ("display:\n  i2c_address: 300\n", "display.i2c_address", "0x3C"),
+    ("buttons:\n  pins: {up: 40}\n", "buttons.pins.up", "BCM"),
+    ("buttons:\n  pull_up: yes please\n", "buttons.pull_up", "true or false"),
+    ("camera:\n  width: wide\n", "camera.width", "whole number"),
+    ("camera:\n  source: webcam\n", "camera.source", "picamera2, opencv, files, simulator"),
+    ("games:\n  the-glade:\n    board: {rows: 7, cols: 7, centre: K9}\n",
+     "games.the-glade.board", "centre on the board"),
+    ("games:\n  players: []\n", "games.players", "1-8 player names"),
+    ("buttons:\n  bounce_seconds: true\n", "buttons.bounce_seconds", "a number"),
+])
+def test_bad_value_names_key_value_and_what_is_allowed(tmp_path: Path, text: str, key: str,
+                                                      allowed: str) -> None:
+    user = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(user)
+    msg = str(info.value)
+    assert str(user) in msg and key in msg and allowed in msg
+
+
+def test_section_that_is_not_a_mapping(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="display is 'big', but it must hold keys"):
+        load_config(write(tmp_path, "display: big\n"))
+
+
+def test_missing_file_is_named() -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config("/nonexistent/companion.yaml")
+
+
+def test_malformed_yaml_gives_line(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"not valid YAML at line 3, column 1"):
+        load_config(write(tmp_path, "display:\n  driver: [ssd1306\n"))
+
+
+def test_non_mapping_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="must hold keys and values"):
+        load_config(write(tmp_path, "- a\n- b\n"))
+
+
+def test_empty_user_file_changes_nothing(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, ""))["display.driver"] == "ssd1306"
+
+
+def test_two_buttons_on_one_pin(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="both GPIO 5"):
+        load_config(write(tmp_path, "buttons:\n  pins: {ok: 5}\n"))
+
+
+def test_dump_names_sources_and_round_trips(tmp_path: Path) -> None:
+    user = write(tmp_path, "log_level: debug\n")
+    text = dump_config(load_config(user))
+    assert f"# from {user}" in text
+    again = write(tmp_path, text, "again.yaml")
+    assert load_config(again)["log_level"] == "debug"
+
+
+def test_data_dir_expands_home() -> None:
+    assert "~" not in str(load_config(candidates=[]).data_dir)
