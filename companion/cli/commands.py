@@ -56,6 +56,16 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_history(args: argparse.Namespace) -> int:
+    from companion.config import load_config
+    from companion.history import History
+
+    games = History(load_config(args.config).data_dir).games()
+    text = "\n".join(g.line() for g in games) or "no finished games recorded yet"
+    emit({"games": [g.to_dict() for g in games]}, text, args.json)
+    return 0
+
+
 def _service_context(config: Any) -> Any:
     from companion.ui.service import Context
 
@@ -92,7 +102,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Dispatch one parsed command line."""
     command = args.command
-    simple = {"games": cmd_games, "config": cmd_config, "run": cmd_run, "demo": cmd_demo}
+    simple = {"games": cmd_games, "config": cmd_config, "run": cmd_run, "demo": cmd_demo,
+              "history": cmd_history}
     if command in simple:
         return simple[command](args)
     game = _game(parser, args.game)

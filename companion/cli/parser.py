@@ -45,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("games", "list the games and what the companion can do for each")
     add("config", "check the configuration and print the settings in force", [plain])
+    add("history", "list the finished games the service has recorded, newest first")
 
     score = add("score", "print the final score of every player from a state file")
     score.add_argument("game", help=GAME_HELP)

@@ -20,6 +20,7 @@ from companion.devices.buttons import Buttons, Key
 from companion.devices.display import Display
 from companion.errors import CompanionError
 from companion.games import GameInfo, all_games
+from companion.history import Finished, History
 from companion.paths import game_data_dir
 from companion.ui.pages import (
     BACK,
@@ -66,6 +67,7 @@ class ScoreChooser(MenuPage):
     """Choose a saved game state to score."""
 
     def __init__(self, ctx: Context, game: GameInfo) -> None:
+        self.ctx = ctx
         self.game = game
         states = ctx.saved_states(game)
         super().__init__(f"Score {game.title}",
@@ -74,7 +76,16 @@ class ScoreChooser(MenuPage):
 
     def _score(self, path: Path) -> Page:
         report = self.game.job("score")(path)
-        return TextPage(f"{self.game.title} score", score_lines(report.data))
+        finished = Finished.from_score(self.game.name, report.data)
+
+        def save() -> Page:
+            History(self.ctx.data_dir).add(finished)
+            return TextPage("Saved", ["The score is in the history.", "OK: back"])
+
+        after = MenuPage("Game over", [Choice("Save to history", save),
+                                       Choice("Back", lambda: BACK)])
+        return TextPage(f"{self.game.title} score", score_lines(report.data),
+                        on_ok=lambda: after)
 
 
 class GameMenu(MenuPage):

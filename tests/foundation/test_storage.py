@@ -1,0 +1,100 @@
+"""Atomic files and the history: a failed write leaves the old file whole; bad files are named."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.errors import InputFileError, StateError
+from companion.history import KEEP, Finished, History
+from companion.storage import atomic_write_json, read_data_file
+
+
+def test_atomic_write_replaces_whole(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "state.json"
+    atomic_write_json(target, {"a": 1})
+    atomic_write_json(target, {"a": 2})
+    assert json.loads(target.read_text()) == {"a": 2}
+    assert [p.name for p in target.parent.iterdir()] == ["state.json"]
+
+
+def test_a_write_cut_short_leaves_the_old_file(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "state.json"
+    atomic_write_json(target, {"turn": 1})
+
+    def power_cut(src: str, dst: str) -> None:
+        raise OSError("power cut")
+
+    monkeypatch.setattr(os, "replace", power_cut)
+    with pytest.raises(OSError, match="power cut"):
+        atomic_write_json(target, {"turn": 2})
+    assert json.loads(target.read_text()) == {"turn": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["state.json"]  # no temporary left
+
+
+@pytest.mark.parametrize(("name", "content", "error", "message"), [
+    ("s.json", "{bad", StateError, r"not valid JSON: .* at line 1, column 2"),
+    ("s.yaml", "a: [1\n", StateError, "not valid JSON or YAML at line 2"),
+    ("s.json", "  \n", StateError, "is empty"),
+])
+def test_bad_data_files(tmp_path: Path, name: str, content: str, error: type,
+                        message: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(error, match=message):
+        read_data_file(path)
+
+
+def test_binary_and_missing_files(tmp_path: Path) -> None:
+    binary = tmp_path / "s.json"
+    binary.write_bytes(b"\xff\xfe\x00\x81")
+    with pytest.raises(StateError, match="not a text file"):
+        read_data_file(binary)
+    with pytest.raises(InputFileError, match="does not exist"):
+        read_data_file(tmp_path / "none.yaml")
+    with pytest.raises(InputFileError, match="is a folder"):
+        read_data_file(tmp_path)
+
+
+def score(a: int, b: int) -> dict:
+    winner = "Toni" if a > b else "Emma" if b > a else None
+    return {"players": [{"name": "Toni", "total": a}, {"name": "Emma", "total": b}],
+            "winner": winner}
+
+
+def test_history_newest_first_and_capped(tmp_path: Path) -> None:
+    history = History(tmp_path)
+    assert history.games() == []
+    when = dt.datetime(2026, 11, 29, 20, 0, tzinfo=dt.UTC)
+    for i in range(KEEP + 3):
+        history.add(Finished.from_score("the-glade", score(i, 5), when))
+    games = history.games()
+    assert len(games) == KEEP
+    assert games[0].totals == (("Toni", KEEP + 2), ("Emma", 5))
+    assert games[0].line() == f"2026-11-29 the-glade: Toni {KEEP + 2}, Emma 5"
+
+
+def test_damaged_history_is_named_not_emptied(tmp_path: Path) -> None:
+    (tmp_path / "history.json").write_text('{"games": [{"nope": 1}]}')
+    with pytest.raises(StateError, match="damaged; move it aside"):
+        History(tmp_path).games()
+    with pytest.raises(StateError):
+        History(tmp_path).add(Finished.from_score("the-glade", score(1, 2)))
+    assert "nope" in (tmp_path / "history.json").read_text()
+
+
+def test_history_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path}\n")
+    assert main(["history", "--config", str(config)]) == 0
+    assert "no finished games" in capsys.readouterr().out
+    History(tmp_path).add(Finished.from_score("the-glade", score(23, 19)))
+    assert main(["history", "--config", str(config), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"][0]["winner"] == "Toni"
