@@ -66,6 +66,27 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.doctor import doctor
+
+    report = doctor(args.config, buttons=not args.no_buttons, timeout=args.timeout)
+    emit(report.data, report.text, args.json)
+    return 0 if report.data.get("ok") else 1
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.calibration import calibrate_camera, calibrate_table
+
+    if args.what == "camera":
+        report = calibrate_camera(args.config, photos=Path(args.photos) if args.photos else None,
+                                  frames=args.frames)
+    else:
+        report = calibrate_table(args.config, photo=Path(args.photo) if args.photo else None,
+                                 overlay=Path(args.overlay))
+    emit(report.data, report.text, args.json)
+    return 0
+
+
 def _service_context(config: Any) -> Any:
     from companion.ui.service import Context
 
@@ -103,7 +124,11 @@ def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     """Dispatch one parsed command line."""
     command = args.command
     simple = {"games": cmd_games, "config": cmd_config, "run": cmd_run, "demo": cmd_demo,
-              "history": cmd_history}
+              "history": cmd_history, "doctor": cmd_doctor, "calibrate": cmd_calibrate}
+    if command == "calibrate" and args.frames < 3:
+        parser.error("--frames must be 3 or more")
+    if command == "doctor" and args.timeout <= 0:
+        parser.error("--timeout must be more than 0")
     if command in simple:
         return simple[command](args)
     game = _game(parser, args.game)

@@ -46,6 +46,26 @@ def build_parser() -> argparse.ArgumentParser:
     add("games", "list the games and what the companion can do for each")
     add("config", "check the configuration and print the settings in force", [plain])
     add("history", "list the finished games the service has recorded, newest first")
+    doctor = add("doctor", "check the Pi, OLED, buttons, camera, versions and configuration; "
+                 "say how to fix what is wrong")
+    doctor.add_argument("--no-buttons", action="store_true",
+                        help="skip the button check (it asks you to press each button)")
+    doctor.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds to wait for each button (default: %(default)s)")
+    calibrate = add("calibrate", "calibrate the camera's lens, or check the table set-up")
+    calibrate.add_argument("what", choices=["camera", "table"],
+                           help="camera: lens calibration from the printed ChArUco board; "
+                                "table: where the board is seen, sharpness and exposure")
+    calibrate.add_argument("--photos", metavar="DIR",
+                           help="camera: use these photos of the ChArUco board instead of "
+                                "capturing")
+    calibrate.add_argument("--frames", type=int, default=20,
+                           help="camera: how many views to capture (default: %(default)s)")
+    calibrate.add_argument("--photo", metavar="FILE",
+                           help="table: use this photo instead of capturing")
+    calibrate.add_argument("--overlay", metavar="OUT.png", default="table-setup.png",
+                           help="table: where to draw what the camera sees "
+                                "(default: %(default)s)")
 
     score = add("score", "print the final score of every player from a state file")
     score.add_argument("game", help=GAME_HELP)
