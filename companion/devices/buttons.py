@@ -81,6 +81,8 @@ class Buttons:
     """A source of keys; ``get`` waits for the next one (``None`` on time-out)."""
 
     name = "buttons"
+    #: a script waits for work under way to finish before its next key, as a person would
+    patient = False
 
     def __init__(self) -> None:
         self.events: queue.Queue[Key] = queue.Queue()
@@ -222,6 +224,7 @@ class ScriptedButtons(Buttons):
     def __init__(self, keys: Iterable[Key | str]) -> None:
         super().__init__()
         self.name = "script"
+        self.patient = True
         for k in keys:
             self.events.put(Key(k))
 

@@ -207,3 +207,55 @@ def open_camera(settings: dict[str, Any],
                               "simulator; choose files or a real camera")
         return FunctionCamera(simulator)
     raise DeviceError(f"unknown camera.source {source!r}")
+
+
+class RetryingCamera:
+    """A camera that is opened when first needed and opened again after it fails.
+
+    The service keeps one of these: an unplugged camera makes one capture fail with a clear
+    message; the next capture after ``retry_seconds`` tries to open it again, so plugging it
+    back in is all a user has to do.
+    """
+
+    def __init__(self, opener: Callable[[], Camera], retry_seconds: float = 5.0,
+                 clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self._opener = opener
+        self.retry_seconds = retry_seconds
+        self._clock = clock or time.monotonic
+        self._camera: Camera | None = None
+        self._failed_at: float | None = None
+        self.last_error: str | None = None
+        self.name = "camera"
+
+    def capture(self) -> np.ndarray:
+        if self._camera is None:
+            if self._failed_at is not None:
+                wait = self.retry_seconds - (self._clock() - self._failed_at)
+                if wait > 0:
+                    raise DeviceError(f"{self.last_error} (trying again in {wait:.0f} s)")
+            try:
+                self._camera = self._opener()
+                self.name = self._camera.name
+            except DeviceError as exc:
+                self._fail(str(exc))
+                raise
+        try:
+            return self._camera.capture()
+        except DeviceError as exc:
+            self._fail(str(exc))
+            raise
+
+    def _fail(self, message: str) -> None:
+        self.last_error = message
+        self._failed_at = self._clock()
+        if self._camera is not None:
+            with contextlib.suppress(Exception):
+                self._camera.close()
+        self._camera = None
+
+    def close(self) -> None:
+        if self._camera is not None:
+            self._camera.close()
+            self._camera = None

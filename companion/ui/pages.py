@@ -1,8 +1,9 @@
 """Pages: one screen's worth of behaviour. Each turns keys into a next page and gives its view.
 
-A page's ``handle`` returns another page to open, :data:`BACK` to close itself, :data:`QUIT`
-to stop the service, or ``None`` to stay. Pages never touch devices: the service's loop draws
-their views and owns the display.
+A page's ``handle`` (a key) and ``tick`` (time passing) return another page to open on top,
+:class:`Replace` to put a page in its own place, :data:`BACK` to close itself, :data:`QUIT` to
+stop the service, or ``None`` to stay. Pages never touch devices: the service's loop draws their
+views and owns the display.
 """
 
 from __future__ import annotations
@@ -28,16 +29,32 @@ BACK: Final = _Signal("BACK")
 QUIT: Final = _Signal("QUIT")
 
 
+@dataclass(frozen=True)
+class Replace:
+    """Put ``page`` where the current page is (a finished task gives way to its result)."""
+
+    page: Page
+
+
 class Page:
-    """Base page: BACK closes it."""
+    """Base page: BACK closes it; nothing happens as time passes."""
 
     title = ""
+    #: a page with work under way is ticked often (its spinner turns, its result is collected)
+    busy = False
 
     def view(self, status: str) -> View:
         raise NotImplementedError
 
-    def handle(self, key: Key) -> Page | _Signal | None:
+    def handle(self, key: Key) -> Outcome:
         return BACK if key is Key.BACK else None
+
+    def tick(self) -> Outcome:
+        return None
+
+
+#: what handling a key or a tick leads to
+Outcome = Page | Replace | _Signal | None
 
 
 @dataclass
@@ -45,7 +62,7 @@ class Choice:
     """One entry of a menu and what choosing it does."""
 
     label: str
-    action: Callable[[], Page | _Signal | None]
+    action: Callable[[], Outcome]
 
 
 class MenuPage(Page):
@@ -60,7 +77,7 @@ class MenuPage(Page):
         return MenuView(self.title, tuple(c.label for c in self.choices), self.selected,
                         status or self.title)
 
-    def handle(self, key: Key) -> Page | _Signal | None:
+    def handle(self, key: Key) -> Outcome:
         n = len(self.choices)
         if key is Key.UP and n:
             self.selected = (self.selected - 1) % n
@@ -78,7 +95,7 @@ class TextPage(Page):
 
     def __init__(self, title: str, lines: Sequence[str], *, alert: bool = False,
                  width: int = 125, height: int = 64,
-                 on_ok: Callable[[], Page | _Signal | None] | None = None) -> None:
+                 on_ok: Callable[[], Outcome] | None = None) -> None:
         self.title = title
         self.lines = tuple(lines)
         self.alert = alert
@@ -91,7 +108,7 @@ class TextPage(Page):
         return TextView(self.title, self.lines, self.offset,
                         self.title if self.alert else (status or self.title), self.alert)
 
-    def handle(self, key: Key) -> Page | _Signal | None:
+    def handle(self, key: Key) -> Outcome:
         last = max(0, self._total - self._rows)
         if key is Key.DOWN:
             self.offset = min(last, self.offset + 1)

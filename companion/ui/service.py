@@ -27,7 +27,9 @@ from companion.ui.pages import (
     QUIT,
     Choice,
     MenuPage,
+    Outcome,
     Page,
+    Replace,
     TextPage,
     error_page,
     score_lines,
@@ -38,6 +40,8 @@ from companion.ui.views import TextView
 log = logging.getLogger(__name__)
 
 STATE_SUFFIXES = (".json", ".yaml", ".yml")
+#: how often a page with work under way is ticked (the spinner's speed)
+BUSY_POLL = 0.15
 
 
 @dataclass
@@ -163,20 +167,32 @@ class Service:
         if key is Key.POWER and not isinstance(self.page, ConfirmStop):
             self.stack.append(ConfirmStop())
             return
+        self._guarded(lambda: self.page.handle(key), f"handling {key}")
+
+    def tick(self) -> None:
+        """Let time pass for the page on top (a task collects its result)."""
+        self._guarded(self.page.tick, "ticking")
+
+    def _guarded(self, step: Callable[[], Outcome], what: str) -> None:
         try:
-            outcome = self.page.handle(key)
+            outcome = step()
         except CompanionError as exc:
             log.warning("%s", exc)
             outcome = error_page(str(exc))
         except Exception as exc:  # a bug in one game must not stop the table
-            log.exception("error while handling %s on %s", key, type(self.page).__name__)
+            log.exception("error while %s on %s", what, type(self.page).__name__)
             outcome = error_page(f"Internal error ({type(exc).__name__}); it was logged. "
                                  "Try again or choose another job.", "Error")
+        self.apply(outcome)
+
+    def apply(self, outcome: Outcome) -> None:
         if outcome is BACK:
             if len(self.stack) > 1:
                 self.stack.pop()
         elif outcome is QUIT:
             self.stop_requested = True
+        elif isinstance(outcome, Replace):
+            self.stack[-1] = outcome.page
         elif isinstance(outcome, Page):
             self.stack.append(outcome)
 
@@ -193,7 +209,17 @@ class Service:
         try:
             while not self.stop_requested:
                 self.draw()
-                key = self.buttons.get(timeout=self.idle_poll)
+                if self.page.busy:
+                    if self.buttons.patient:  # a script waits for the work, as a person would
+                        time.sleep(BUSY_POLL)
+                        self.tick()
+                        continue
+                    key = self.buttons.get(timeout=BUSY_POLL)
+                    if key is None:
+                        self.tick()
+                        continue
+                else:
+                    key = self.buttons.get(timeout=self.idle_poll)
                 now = self.ctx.clock()
                 if key is None:
                     if self.buttons.finished:
