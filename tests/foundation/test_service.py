@@ -3,27 +3,16 @@ stops it with a "stopped" screen left on the panel, and the demo writes its GIF.
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 from PIL import Image
+from service_helpers import make_service
 
-from companion.config import load_config
 from companion.demo import run_demo
 from companion.devices.buttons import Key, ScriptedButtons
-from companion.devices.display import open_display
 from companion.ui.pages import MenuPage, Page, TextPage
-from companion.ui.service import Context, Service, main_menu
+from companion.ui.service import Context, main_menu
 from companion.ui.views import MenuView, TextView
-
-
-def make_service(tmp_path: Path, keys: list[Key], first: Page | None = None,
-                 clock=None) -> Service:
-    settings = copy.deepcopy(dict(load_config(candidates=[]).values))
-    settings["display"]["driver"] = "dummy"
-    ctx = Context(settings, tmp_path, **({"clock": clock} if clock else {}))
-    display = open_display(settings["display"])
-    return Service(ctx, display, ScriptedButtons(keys), first=first, idle_poll=0)
 
 
 def test_main_menu_lists_every_game(tmp_path: Path) -> None:
