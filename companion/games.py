@@ -47,9 +47,18 @@ class GameInfo:
     min_players: int
     max_players: int
     jobs: Mapping[str, str] = field(default_factory=dict)
+    #: ``"module:function"`` giving the table service's page for a game in progress:
+    #: ``function(ctx, session) -> Page`` (empty: the service cannot follow this game yet)
+    screens: str = ""
 
     def can(self, job: str) -> bool:
         return job in self.jobs
+
+    def play_page(self) -> Callable[..., Any]:
+        """The function that builds the service's page for a game in progress."""
+        if not self.screens:
+            raise UnsupportedJobError(f"{self.title} cannot be followed at the table yet")
+        return _resolve(self.screens)
 
     def job(self, job: str) -> Callable[..., Any]:
         """The function that does ``job`` for this game, imported now."""
@@ -59,8 +68,12 @@ class GameInfo:
             also = f" Games that can: {', '.join(able)}." if able else ""
             raise UnsupportedJobError(
                 f"{self.title} cannot {JOBS.get(job, job)} yet.{also}")
-        module_name, _, attr = target.partition(":")
-        return getattr(importlib.import_module(module_name), attr)
+        return _resolve(target)
+
+
+def _resolve(target: str) -> Callable[..., Any]:
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
 
 
 def _load() -> dict[str, GameInfo]:

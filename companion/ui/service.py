@@ -19,9 +19,10 @@ from typing import Any
 from companion.devices.buttons import Buttons, Key
 from companion.devices.display import Display
 from companion.errors import CompanionError
-from companion.games import GameInfo, all_games
+from companion.games import GameInfo, all_games, find_game
 from companion.history import Finished, History
 from companion.paths import game_data_dir
+from companion.session import Session, SessionStore
 from companion.ui.pages import (
     BACK,
     QUIT,
@@ -34,6 +35,7 @@ from companion.ui.pages import (
     error_page,
     score_lines,
 )
+from companion.ui.players import PlayersPage
 from companion.ui.screens import render
 from companion.ui.views import TextView
 
@@ -52,6 +54,10 @@ class Context:
     data_dir: Path
     clock: Callable[[], float] = time.monotonic
     notes: list[str] = field(default_factory=list)
+
+    def session(self) -> Session | None:
+        """The game in progress saved in the data folder, if any."""
+        return SessionStore(self.data_dir).load()
 
     def saved_states(self, game: GameInfo) -> list[Path]:
         """States the user saved for ``game``, then the bundled samples."""
@@ -92,6 +98,18 @@ class ScoreChooser(MenuPage):
                         on_ok=lambda: after)
 
 
+def start_session(ctx: Context, game: GameInfo, players: list[str]) -> Page:
+    """A new game at the table: saved at once, so even its set-up survives a power cut."""
+    session = Session(game.name, players, ctx.settings["games"].get(game.name, {}).get(
+        "variant", "basic"))
+    SessionStore(ctx.data_dir).save(session)
+    return game.play_page()(ctx, session)
+
+
+def resume_session(ctx: Context, session: Session) -> Page:
+    return find_game(session.game).play_page()(ctx, session)
+
+
 class GameMenu(MenuPage):
     """What the service can do for one game."""
 
@@ -99,10 +117,22 @@ class GameMenu(MenuPage):
         self.ctx = ctx
         self.game = game
         choices = []
+        if game.screens:
+            choices.append(Choice("New game", self._new_game))
+            saved = ctx.session()
+            if saved is not None and saved.game == game.name:
+                choices.append(Choice(f"Resume ({len(saved.accepted)} saved)",
+                                      lambda: resume_session(ctx, saved)))
         if game.can("score"):
             choices.append(Choice("Score a game", self._choose_state))
+        choices.append(Choice("History", lambda: history_page(ctx, game)))
         choices.append(Choice("Back", lambda: BACK))
         super().__init__(game.title, choices)
+
+    def _new_game(self) -> Page:
+        players = self.ctx.settings["games"]["players"]
+        return PlayersPage("Who plays?", self.game.min_players, self.game.max_players, players,
+                           lambda names: Replace(start_session(self.ctx, self.game, names)))
 
     def _choose_state(self) -> Page:
         chooser = ScoreChooser(self.ctx, self.game)
@@ -112,6 +142,13 @@ class GameMenu(MenuPage):
         return chooser
 
 
+def history_page(ctx: Context, game: GameInfo) -> Page:
+    games = [g for g in History(ctx.data_dir).games() if g.game == game.name]
+    lines = [g.line().split(": ", 1)[0][:10] + ": " + g.line().split(": ", 1)[1]
+             for g in games] or ["No finished games yet."]
+    return TextPage(f"{game.title} history", lines)
+
+
 SERVICE_JOBS = ("score", "check", "scan", "assist")
 
 
@@ -119,12 +156,30 @@ def main_menu(ctx: Context) -> MenuPage:
     """The first page: every game, those that cannot do anything here yet marked "coming"."""
     choices = []
     for game in all_games():
-        if any(game.can(j) for j in SERVICE_JOBS):
+        if game.screens or any(game.can(j) for j in SERVICE_JOBS):
             choices.append(Choice(game.title, lambda g=game: GameMenu(ctx, g)))
         else:
             choices.append(Choice(f"{game.title} (coming)", lambda g=game: TextPage(
                 g.title, [f"{g.title} is coming: it cannot be played with the companion yet."])))
     return MenuPage("Table Companion", choices)
+
+
+def first_pages(ctx: Context) -> list[Page]:
+    """The main menu, with an offer to resume on top when a game was in progress."""
+    pages: list[Page] = [main_menu(ctx)]
+    try:
+        saved = ctx.session()
+    except CompanionError as exc:
+        return [*pages, error_page(str(exc), "Saved game")]
+    if saved is not None:
+        game = find_game(saved.game)
+        when = saved.started_at[:16].replace("T", " ")
+        pages.append(MenuPage(f"Resume {game.title}?", [
+            Choice(f"Resume ({', '.join(saved.players)})", lambda: Replace(
+                resume_session(ctx, saved))),
+            Choice(f"Not now (from {when})", lambda: BACK),
+        ]))
+    return pages
 
 
 class ConfirmStop(MenuPage):
@@ -146,7 +201,7 @@ class Service:
         self.ctx = ctx
         self.display = display
         self.buttons = buttons
-        self.stack: list[Page] = [first or main_menu(ctx)]
+        self.stack: list[Page] = [first] if first else first_pages(ctx)
         self.idle_poll = idle_poll
         self.stop_requested = False
         self.last_key_time = ctx.clock()

@@ -1,0 +1,100 @@
+"""New game, resume after a restart, and the offer to resume at start, over a fake game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from service_helpers import make_service
+
+from companion import games
+from companion.devices.buttons import Key
+from companion.games import GameInfo
+from companion.session import Session, SessionStore
+from companion.ui.pages import MenuPage, Outcome, Page, TextPage
+from companion.ui.players import seat_names
+from companion.ui.views import MenuView, TextView
+
+
+class CountingPage(Page):
+    """A stand-in game: every OK is one accepted state, saved at once."""
+
+    def __init__(self, ctx, session: Session) -> None:
+        self.ctx, self.session = ctx, session
+        self.title = "Counting"
+
+    def view(self, status: str) -> TextView:
+        return TextView("Counting", (", ".join(self.session.players),
+                                     f"{len(self.session.accepted)} accepted"))
+
+    def handle(self, key: Key) -> Outcome:
+        if key is Key.OK:
+            self.session.accept({"n": len(self.session.accepted)})
+            SessionStore(self.ctx.data_dir).save(self.session)
+            return None
+        return super().handle(key)
+
+
+def counting_page(ctx, session: Session) -> Page:
+    return CountingPage(ctx, session)
+
+
+@pytest.fixture(autouse=True)
+def fake_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = GameInfo("counting", "Counting", "counting.txt", 1, 3, {},
+                    screens=f"{__name__}:counting_page")
+    monkeypatch.setattr(games, "_REGISTRY", {"counting": game})
+
+
+def test_new_game_with_players_then_accepted_states_are_saved(tmp_path: Path) -> None:
+    # game menu -> New game -> players (2 preselected) -> OK -> three accepted states
+    service = make_service(tmp_path, [Key.OK, Key.OK, Key.OK, Key.OK, Key.OK, Key.OK])
+    service.run()
+    page = service.page
+    assert isinstance(page, CountingPage)
+    assert page.session.players == ["Player 1", "Player 2"]
+    saved = SessionStore(tmp_path).load()
+    assert saved is not None and saved.accepted == [{"n": 0}, {"n": 1}, {"n": 2}]
+
+
+def test_start_offers_to_resume_and_resumes(tmp_path: Path) -> None:
+    session = Session("counting", ["Toni", "Emma", "Liz"])
+    session.accept({"n": 0})
+    SessionStore(tmp_path).save(session)
+    service = make_service(tmp_path, [], first=None)
+    view = service.page.view("")
+    assert isinstance(view, MenuView) and view.title == "Resume Counting?"
+    assert view.items[0] == "Resume (Toni, Emma, Liz)"
+    service.dispatch(Key.OK)
+    assert isinstance(service.page, CountingPage)
+    assert service.page.session.accepted == [{"n": 0}]
+
+
+def test_not_now_leaves_the_save_for_later(tmp_path: Path) -> None:
+    SessionStore(tmp_path).save(Session("counting", ["A"]))
+    service = make_service(tmp_path, [Key.DOWN, Key.OK])
+    service.run()
+    assert isinstance(service.page, MenuPage) and service.page.title == "Table Companion"
+    assert SessionStore(tmp_path).load() is not None
+    service.dispatch(Key.OK)  # the game's menu offers it again
+    labels = [c.label for c in service.page.choices]
+    assert labels[:2] == ["New game", "Resume (0 saved)"]
+
+
+def test_damaged_save_is_reported_and_service_starts(tmp_path: Path) -> None:
+    (tmp_path / "session.json").write_text("{broken")
+    service = make_service(tmp_path, [], first=None)
+    view = service.page.view("")
+    assert isinstance(view, TextView) and view.alert and "moved to" in view.lines[0]
+    assert list(tmp_path.glob("session.damaged-*.json"))
+
+
+def test_history_page_with_no_games(tmp_path: Path) -> None:
+    service = make_service(tmp_path, [Key.OK, Key.UP, Key.UP, Key.OK])
+    service.run()
+    assert isinstance(service.page, TextPage)
+    assert service.page.lines == ("No finished games yet.",)
+
+
+def test_seat_names_pad_with_player_numbers() -> None:
+    assert seat_names([], 2) == ["Player 1", "Player 2"]
