@@ -50,6 +50,8 @@ class GameInfo:
     #: ``"module:function"`` giving the table service's page for a game in progress:
     #: ``function(ctx, session) -> Page`` (empty: the service cannot follow this game yet)
     screens: str = ""
+    #: how many players the table service can follow, when fewer than the game allows
+    table_players: tuple[int, int] | None = None
 
     def can(self, job: str) -> bool:
         return job in self.jobs

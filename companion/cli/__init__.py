@@ -41,6 +41,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("companion: stopped", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into head, less, ...: the reader left, all is well
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     except Exception as exc:  # a bug: one line for the user, the traceback with --verbose
         log.debug("internal error", exc_info=True)
         return _fail(f"internal error ({type(exc).__name__}: {exc}); run again with --verbose "

@@ -88,9 +88,21 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _service_context(config: Any) -> Any:
+    from companion.devices.camera import RetryingCamera, open_camera
     from companion.ui.service import Context
 
-    return Context(dict(config.values), config.data_dir)
+    settings = dict(config.values)
+
+    def opener() -> Any:
+        simulator = None
+        if settings["camera"]["source"] == "simulator":
+            from companion.demo import random_forest_frames
+
+            simulator = random_forest_frames()
+        return open_camera(settings["camera"], simulator=simulator)
+
+    camera = RetryingCamera(opener, settings["camera"]["retry_seconds"])
+    return Context(settings, config.data_dir, camera=camera)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -111,7 +123,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise
     with buttons:
         log.info("serving with %s and %s", display.name, buttons.name)
-        return Service(ctx, display, buttons).run()
+        try:
+            return Service(ctx, display, buttons).run()
+        finally:
+            ctx.camera.close()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

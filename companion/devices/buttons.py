@@ -14,7 +14,7 @@ import queue
 import select
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Any, TextIO
 
@@ -219,21 +219,35 @@ class KeyboardButtons(Buttons):
 
 
 class ScriptedButtons(Buttons):
-    """A fixed sequence of keys (the demo's script and flow tests); then ``finished``."""
+    """A fixed sequence of keys (the demo's script and flow tests); then ``finished``.
 
-    def __init__(self, keys: Iterable[Key | str]) -> None:
+    The script may also hold plain functions, called when their turn comes: what happens at
+    the table between presses (a player laying tiles down in front of the simulated camera).
+    """
+
+    def __init__(self, script: Iterable[Key | str | Callable[[], object]]) -> None:
         super().__init__()
         self.name = "script"
         self.patient = True
-        for k in keys:
-            self.events.put(Key(k))
+        self._script: queue.Queue[Key | Callable[[], object]] = queue.Queue()
+        for item in script:
+            self._script.put(item if callable(item) else Key(item))
 
     def get(self, timeout: float | None = None) -> Key | None:
-        try:
-            return self.events.get_nowait()
-        except queue.Empty:
-            self.finished = True
-            return None
+        while True:
+            try:
+                item = self._script.get_nowait()
+            except queue.Empty:
+                self.finished = True
+                return None
+            if isinstance(item, Key):
+                return item
+            item()
+
+    @property
+    def remaining(self) -> int:
+        """Script items not yet used."""
+        return self._script.qsize()
 
 
 def open_buttons(settings: dict[str, Any], pin_factory: Any = None) -> Buttons:

@@ -11,5 +11,12 @@ GAME = GameInfo(
     rulebook="the-glade.txt",
     min_players=1,
     max_players=4,
-    jobs={},
+    jobs={
+        "score": "companion.the_glade.jobs:score",
+        "check": "companion.the_glade.jobs:check",
+        "hint": "companion.the_glade.jobs:hint",
+    },
+    screens="companion.the_glade.screens:play_page",
+    # the solo game's set-up (12 neutral counters) is not entered at the table yet
+    table_players=(2, 4),
 )

@@ -36,6 +36,13 @@ class Replace:
     page: Page
 
 
+@dataclass(frozen=True)
+class Pop:
+    """Close ``count`` pages at once (a finished flow returns to where it started)."""
+
+    count: int
+
+
 class Page:
     """Base page: BACK closes it; nothing happens as time passes."""
 
@@ -54,7 +61,7 @@ class Page:
 
 
 #: what handling a key or a tick leads to
-Outcome = Page | Replace | _Signal | None
+Outcome = Page | Replace | Pop | _Signal | None
 
 
 @dataclass

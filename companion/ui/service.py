@@ -30,6 +30,7 @@ from companion.ui.pages import (
     MenuPage,
     Outcome,
     Page,
+    Pop,
     Replace,
     TextPage,
     error_page,
@@ -53,7 +54,10 @@ class Context:
     settings: dict[str, Any]
     data_dir: Path
     clock: Callable[[], float] = time.monotonic
-    notes: list[str] = field(default_factory=list)
+    #: the camera (a RetryingCamera in the service), or None where there is none
+    camera: Any = None
+    #: things worth loading once per run (recognition models)
+    cache: dict[Any, Any] = field(default_factory=dict)
 
     def session(self) -> Session | None:
         """The game in progress saved in the data folder, if any."""
@@ -64,7 +68,7 @@ class Context:
         own = self.data_dir / "states" / game.name
         found = sorted(p for p in own.glob("*") if p.suffix in STATE_SUFFIXES) \
             if own.is_dir() else []
-        bundled = sorted(p for p in game_data_dir(game.name).glob("sample-*")
+        bundled = sorted(p for p in game_data_dir(game.name).glob("sample*game.*")
                          if p.suffix in STATE_SUFFIXES)
         return found + bundled
 
@@ -90,7 +94,9 @@ class ScoreChooser(MenuPage):
 
         def save() -> Page:
             History(self.ctx.data_dir).add(finished)
-            return TextPage("Saved", ["The score is in the history.", "OK: back"])
+            # after reading it, back to the game's menu (past chooser, score and this menu)
+            return TextPage("Saved", ["The score is in the history.", "OK: back"],
+                            on_ok=lambda: Pop(4))
 
         after = MenuPage("Game over", [Choice("Save to history", save),
                                        Choice("Back", lambda: BACK)])
@@ -131,7 +137,9 @@ class GameMenu(MenuPage):
 
     def _new_game(self) -> Page:
         players = self.ctx.settings["games"]["players"]
-        return PlayersPage("Who plays?", self.game.min_players, self.game.max_players, players,
+        lowest, highest = self.game.table_players or (self.game.min_players,
+                                                       self.game.max_players)
+        return PlayersPage("Who plays?", lowest, highest, players,
                            lambda names: Replace(start_session(self.ctx, self.game, names)))
 
     def _choose_state(self) -> Page:
@@ -248,6 +256,8 @@ class Service:
             self.stop_requested = True
         elif isinstance(outcome, Replace):
             self.stack[-1] = outcome.page
+        elif isinstance(outcome, Pop):
+            del self.stack[max(1, len(self.stack) - outcome.count):]
         elif isinstance(outcome, Page):
             self.stack.append(outcome)
 

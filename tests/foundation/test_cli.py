@@ -123,3 +123,9 @@ def test_console_script_runs() -> None:
     result = subprocess.run([sys.executable, "-m", "companion", "--version"],
                             capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("companion ")
+
+
+def test_output_piped_into_head_is_not_a_traceback() -> None:
+    result = subprocess.run(f"{sys.executable} -m companion games --json | head -c 1",
+                            shell=True, capture_output=True, text=True)
+    assert result.stdout == "{" and "Traceback" not in result.stderr

@@ -53,7 +53,7 @@ def test_power_then_confirm_stops_with_stopped_screen(tmp_path: Path) -> None:
     service.run()
     assert service.stop_requested
     assert service.display.closed and service.display.device.persist
-    assert service.buttons.events.qsize() == 1  # stopped before the last key
+    assert service.buttons.remaining == 1  # stopped before the last key
 
 
 def test_power_then_keep_running(tmp_path: Path) -> None:

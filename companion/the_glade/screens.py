@@ -1,0 +1,253 @@
+"""The Glade at the table: the service's pages for a game in progress.
+
+Each turn the player acts and presses OK on "Rule my placement": the camera takes the board,
+the recogniser reads it, and the arbiter compares it with that player's last accepted forest.
+The screen says LEGAL or the broken rule in one sentence, and what the placement earned (sets of
+3 and 4, enclosures, counters to move). OK accepts the reading into the game record (saved at
+once, power-cut safe); BACK rejects it. Squares the recogniser is not sure of are named, and the
+players retake the photo. Claims and extra actions, which the camera cannot see on the glade
+board, are entered from short menus.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.devices.buttons import Key
+from companion.errors import CompanionError, DeviceError, StateError
+from companion.session import Session, SessionStore
+from companion.ui.pages import BACK, Choice, MenuPage, Outcome, Page, Pop, Replace, TextPage
+from companion.ui.task import Progress, TaskPage
+
+#: The colours players take, in seat order (the box's four player colours).
+COLOURS = ("yellow", "blue", "red", "green")
+
+
+def model_for(ctx: Any) -> Any:
+    """The recognition model named by ``games.the-glade.model``, loaded once."""
+    from companion.the_glade.recognition.model import load_model
+
+    path = ctx.settings["games"]["the-glade"].get("model")
+    if not path:
+        raise CompanionError("The Glade needs a model of your copy: run 'companion enrol "
+                             "the-glade PACK --out MODEL', then set games.the-glade.model")
+    key = ("the-glade-model", str(path))
+    if key not in ctx.cache:
+        ctx.cache[key] = load_model(Path(path).expanduser())
+    return ctx.cache[key]
+
+
+def scan_forest(ctx: Any, photo: Any) -> dict[str, Any]:
+    """What lies on the board in ``photo``: the spec's scan JSON."""
+    from companion.the_glade.recognition.reader import read_board
+
+    return read_board(model_for(ctx), photo).result()
+
+
+def restore(session: Session, ctx: Any) -> Any:
+    """The tracker for ``session``: from its last accepted state, or a new game."""
+    from companion.the_glade.names import BoardGeometry
+    from companion.the_glade.state_file import load_state
+    from companion.the_glade.tracker import Game
+
+    if session.current is not None:
+        return Game(load_state(session.current, strict=False))
+    options = ctx.settings["games"]["the-glade"]
+    geometry = BoardGeometry.from_dict(options["board"])
+    variant = session.variant
+    if variant == "solo" or len(session.players) < 2:
+        raise CompanionError("the solo game cannot be followed at the table yet: score it with "
+                             "'companion score the-glade STATE'; choose 2-4 players here")
+    seats = [(name, COLOURS[i]) for i, name in enumerate(session.players)]
+    return Game.new(seats, variant=variant, geometry=geometry)
+
+
+def save(ctx: Any, session: Session, game: Any) -> None:
+    from companion.the_glade.state_file import dump_state
+
+    session.accept(dump_state(game.state))
+    SessionStore(ctx.data_dir).save(session)
+
+
+def play_page(ctx: Any, session: Session) -> Page:
+    """The registry's hook: the page for a game of The Glade in progress."""
+    return TurnPage(ctx, session, restore(session, ctx))
+
+
+class TurnPage(MenuPage):
+    """Whose turn it is, and what they can do now."""
+
+    def __init__(self, ctx: Any, session: Session, game: Any) -> None:
+        self.ctx, self.session, self.game = ctx, session, game
+        super().__init__("", [])
+        self.refresh()
+
+    def refresh(self) -> None:
+        g = self.game
+        self.title = f"R{g.state.round} {g.current}" + (" (last round)"
+                                                        if g.state.end_triggered else "")
+        choices = []
+        if g.finished:
+            choices.append(Choice("Final score", self._final))
+        else:
+            if g.phase in ("action", "extra"):
+                choices.append(Choice("Rule my placement", self._rule))
+                if g.state.glade:
+                    choices.append(Choice("Claim a toadstool", self._claim))
+            if g.phase == "done" and g.extra_options():
+                choices.append(Choice("Extra action", self._extra))
+            choices.append(Choice("End turn", self._end_turn))
+            choices.append(Choice("Score so far", self._final))
+        choices.append(Choice("Leave (saved)", lambda: BACK))
+        self.choices = choices
+        self.selected = min(self.selected, len(choices) - 1)
+
+    def view(self, status: str) -> Any:
+        self.refresh()
+        return super().view(status)
+
+    # --- placements ------------------------------------------------------------------------
+
+    def _rule(self) -> Page:
+        player = self.game.current
+        return TaskPage("Scanning", f"Reading {player}'s forest...",
+                        lambda progress: self._read(progress, player))
+
+    def _read(self, progress: Progress, player: str) -> Page:
+        from companion.the_glade.placement import placed_between, rule_placement
+        from companion.the_glade.state_file import load_forest
+
+        camera = self.ctx.camera
+        if camera is None:
+            raise DeviceError("no camera is configured: set camera.source")
+        progress.update(0.2, "Taking the photo...")
+        photo = camera.capture()
+        progress.update(0.5, "Reading the board...")
+        result = scan_forest(self.ctx, photo)
+        if result["uncertain"]:
+            squares = ", ".join(result["uncertain"])
+            return TextPage("Not sure", [f"Not sure of {squares}: clear glare or hands and "
+                                         "retake.", "OK: back"], alert=True)
+        before = self.game.state.player(player).forest
+        after = load_forest(result["forest"], before.geometry, "scan")
+        try:
+            placed = placed_between(before, after)
+        except StateError as exc:
+            return TextPage("Board changed", [f"{exc}. Check the board and retake.",
+                                              "OK: back"], alert=True)
+        if not placed:
+            return TextPage("Nothing new", ["No new tiles on the board since the last "
+                                            "accepted state.", "OK: back"])
+        ruling = rule_placement(before, placed)
+        return RulingPage(self, player, ruling)
+
+    # --- claims and extra actions -----------------------------------------------------------
+
+    def _claim(self) -> Page:
+        choices = [Choice(f"{t.creature} {t.fruit} {t.leaf}", lambda t=t: self._claim_tile(t))
+                   for t, _c in sorted(self.game.state.glade.items())]
+        return MenuPage("Claim which space?", choices)
+
+    def _claim_tile(self, tile: Any) -> Outcome:
+        board, squares, _completes = self.game.claim_squares(tile)
+        if len(squares) <= 1:
+            return self._do_claim(tile, squares[0] if squares else None)
+        return MenuPage(f"Tile on {board}'s", [
+            Choice(f"square {sq.name}", lambda sq=sq: self._do_claim(tile, sq))
+            for sq in squares])
+
+    def _do_claim(self, tile: Any, square: Any) -> Outcome:
+        outcome = self.game.claim(tile, square)
+        save(self.ctx, self.session, self.game)
+        return Replace(TextPage("Claimed", outcome_lines(outcome), on_ok=self._back_to_turn))
+
+    def _extra(self) -> Page:
+        choices = [Choice(f"{token} in {sq.name}", lambda t=token, s=sq: self._do_extra(t, s))
+                   for token, sq in self.game.extra_options()]
+        return MenuPage("Extra action", choices)
+
+    def _do_extra(self, token: Any, square: Any) -> Outcome:
+        self.game.extra_action(token, square)
+        save(self.ctx, self.session, self.game)
+        return BACK
+
+    def _back_to_turn(self) -> Outcome:
+        return BACK
+
+    # --- turns and the end ------------------------------------------------------------------
+
+    def _end_turn(self) -> Outcome:
+        self.game.end_turn()
+        save(self.ctx, self.session, self.game)
+        if self.game.finished:
+            return self._final()
+        return None
+
+    def _final(self) -> Page:
+        from companion.history import Finished, History
+        from companion.the_glade.scoring import score_game
+        from companion.ui.pages import score_lines
+
+        data = score_game(self.game.state).to_dict()
+        if not self.game.finished:
+            return TextPage("Score so far", score_lines(data))
+
+        def record() -> Page:
+            History(self.ctx.data_dir).add(Finished.from_score("the-glade", data))
+            SessionStore(self.ctx.data_dir).clear()
+            return TextPage("Saved", ["The game is in the history.", "OK: back"],
+                            on_ok=lambda: Pop(3))
+
+        return TextPage("Final score", score_lines(data), on_ok=lambda: Replace(MenuPage(
+            "Game over", [Choice("Save to history", record), Choice("Back", lambda: BACK)])))
+
+
+def outcome_lines(outcome: Any) -> list[str]:
+    """What an action did, one short line per counter moved."""
+    lines = []
+    for event in outcome.events:
+        d = event.to_dict()
+        if "flip" in d:
+            lines.append(f"Flip {d['flip']} at {d['at']}")
+        else:
+            lines.append(f"{d['counter']}: {d['from']} to {d['to']}")
+    return lines or ["No counters move."]
+
+
+def ruling_lines(ruling: Any) -> list[str]:
+    """LEGAL and what it earns, or every broken rule, in players' words."""
+    if not ruling.legal:
+        return ["ILLEGAL", *[v.message for v in ruling.violations]]
+    lines = ["LEGAL"]
+    for s in ruling.sets_of_3:
+        lines.append(f"Set of 3 ({', '.join(q.name for q in s.squares)}): {s.side} counter "
+                     f"on {s.missing}")
+    for s in ruling.sets_of_4:
+        lines.append(f"Set of 4 ({', '.join(q.name for q in s.squares)}): {s.added} added")
+    for sq in ruling.enclosures:
+        lines.append(f"New enclosure {sq.name}")
+    if len(lines) == 1:
+        lines.append("No set of 3 or 4: the action ends.")
+    return lines
+
+
+class RulingPage(TextPage):
+    """The arbiter's ruling. Legal: OK accepts into the record, BACK rejects. Illegal: OK or
+    BACK returns, nothing recorded."""
+
+    def __init__(self, turn: TurnPage, player: str, ruling: Any) -> None:
+        self.turn, self.player, self.ruling = turn, player, ruling
+        lines = ruling_lines(ruling)
+        lines.append("OK: accept  BACK: reject" if ruling.legal else "OK: back")
+        super().__init__(f"{player}: {'legal' if ruling.legal else 'illegal'}", lines,
+                         alert=not ruling.legal)
+
+    def handle(self, key: Key) -> Outcome:
+        if key is Key.OK and self.ruling.legal:
+            outcome = self.turn.game.place(dict(self.ruling.placed), player=self.player)
+            save(self.turn.ctx, self.turn.session, self.turn.game)
+            return Replace(TextPage("Accepted", outcome_lines(outcome)))
+        if key in (Key.OK, Key.BACK):
+            return BACK
+        return super().handle(key)

@@ -1,0 +1,166 @@
+"""The Glade at the table: rulings from (stubbed) scans, accept and reject, not-sure squares,
+claims, the end of a turn and the final score, all through the service's loop."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from companion.config import load_config
+from companion.devices.buttons import Key, ScriptedButtons
+from companion.devices.camera import FunctionCamera
+from companion.devices.display import open_display
+from companion.session import Session, SessionStore
+from companion.the_glade import screens
+from companion.ui.service import Context, Service
+from companion.ui.views import MenuView, TextView
+
+BOARD = {"rows": 7, "cols": 7, "centre": "D4"}
+TONI = {"D3": "hedgehog/acorn/beech", "D4": "hedgehog/blackberry/maple",
+        "D5": "hedgehog/mushroom/oak"}
+
+
+class Table:
+    """What the stub scanner 'sees' next."""
+
+    def __init__(self) -> None:
+        self.tiles: dict[str, str] = {}
+        self.uncertain: list[str] = []
+
+    def lay(self, tiles: dict[str, str], uncertain: tuple[str, ...] = ()):
+        def step() -> None:
+            self.tiles = tiles
+            self.uncertain = list(uncertain)
+        return step
+
+
+@pytest.fixture
+def table(monkeypatch: pytest.MonkeyPatch) -> Table:
+    t = Table()
+
+    def fake_scan(ctx: Any, photo: Any) -> dict[str, Any]:
+        tiles = {k: v for k, v in t.tiles.items() if k not in t.uncertain}
+        return {"board": BOARD, "forest": {"tiles": tiles, "counters": {}},
+                "uncertain": t.uncertain}
+
+    monkeypatch.setattr(screens, "scan_forest", fake_scan)
+    return t
+
+
+def service(tmp_path: Path, script: list) -> Service:
+    settings = copy.deepcopy(dict(load_config(candidates=[]).values))
+    settings["display"]["driver"] = "dummy"
+    settings["games"]["players"] = ["Toni", "Emma"]
+    camera = FunctionCamera(lambda n: np.zeros((8, 8, 3), np.uint8))
+    ctx = Context(settings, tmp_path, camera=camera)
+    return Service(ctx, open_display(settings["display"]), ScriptedButtons(script), idle_poll=0)
+
+
+NEW_GAME = [Key.OK, Key.OK, Key.OK]  # The Glade, New game, 2 players (Toni, Emma)
+
+
+def lines(svc: Service) -> tuple[str, ...]:
+    view = svc.page.view("")
+    assert isinstance(view, TextView | MenuView)
+    return view.lines if isinstance(view, TextView) else view.items
+
+
+def saved(tmp_path: Path) -> Session:
+    session = SessionStore(tmp_path).load()
+    assert session is not None
+    return session
+
+
+def test_legal_placement_is_ruled_and_accepted(tmp_path: Path, table: Table) -> None:
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK])
+    svc.run()
+    assert svc.page.title == "Toni: legal"
+    assert lines(svc)[:2] == ("LEGAL", "Set of 3 (D3, D4, D5): single counter on "
+                                       "hedgehog/hazelnut/horse-chestnut")
+    svc.dispatch(Key.OK)  # accept
+    assert svc.page.title == "Accepted"
+    assert lines(svc) == ("yellow-single: supply:Toni to glade:hedgehog/hazelnut/"
+                          "horse-chestnut",)
+    state = saved(tmp_path).current
+    assert state is not None
+    toni = state["players"][0]
+    assert toni["forest"]["tiles"] == TONI and toni["supply"] == 11
+    assert state["glade"] == {"hedgehog/hazelnut/horse-chestnut": "yellow-single"}
+
+
+def test_rejected_reading_records_nothing(tmp_path: Path, table: Table) -> None:
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK, Key.BACK])
+    svc.run()
+    assert svc.page.title.startswith("R1 Toni")
+    assert saved(tmp_path).accepted == []
+
+
+def test_illegal_placement_says_why(tmp_path: Path, table: Table) -> None:
+    bad = {"D4": "hedgehog/acorn/beech", "D5": "mouse/blackberry/maple"}
+    svc = service(tmp_path, [*NEW_GAME, table.lay(bad), Key.OK])
+    svc.run()
+    assert svc.page.title == "Toni: illegal"
+    text = " ".join(lines(svc))
+    assert "ILLEGAL" in text and "column D" in text
+    svc.dispatch(Key.OK)
+    assert svc.page.title.startswith("R1 Toni") and saved(tmp_path).accepted == []
+
+
+def test_not_sure_squares_are_named(tmp_path: Path, table: Table) -> None:
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI, uncertain=("D5",)), Key.OK])
+    svc.run()
+    assert svc.page.title == "Not sure"
+    assert lines(svc)[0].startswith("Not sure of D5")
+
+
+def test_moved_tile_is_a_contradiction(tmp_path: Path, table: Table) -> None:
+    moved = {"D2": "hedgehog/acorn/beech", "D4": "hedgehog/blackberry/maple",
+             "D5": "hedgehog/mushroom/oak"}
+    emma = {"C4": "mouse/acorn/beech", "D4": "squirrel/acorn/maple", "E4": "toad/acorn/oak"}
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK, Key.OK,
+                             table.lay(emma), Key.OK, Key.OK, Key.OK, Key.OK,
+                             # Toni again: her D3 tile now shows at D2
+                             table.lay(moved), Key.OK])
+    svc.run()
+    assert svc.page.title == "Board changed"
+    assert "D3" in lines(svc)[0]
+
+
+def test_turns_pass_and_resume_after_restart(tmp_path: Path, table: Table) -> None:
+    script = [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK, Key.OK]  # ..., End turn
+    svc = service(tmp_path, script)
+    svc.run()
+    assert svc.page.title == "R1 Emma"
+    again = service(tmp_path, [Key.OK])  # a restart: the offer to resume, accepted
+    again.run()
+    assert again.page.title == "R1 Emma"
+    assert saved(tmp_path).current["players"][0]["forest"]["tiles"] == TONI
+
+
+def test_claim_a_toadstool_from_the_menu(tmp_path: Path, table: Table) -> None:
+    script = [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK, Key.OK,
+              # Emma claims Toni's counter with the missing tile: it completes Toni's set
+              Key.DOWN, Key.OK, Key.OK]
+    svc = service(tmp_path, script)
+    svc.run()
+    assert svc.page.title in ("Claimed", "Tile on Toni's")
+    if svc.page.title == "Tile on Toni's":  # a choice of two squares: take the first
+        svc.dispatch(Key.OK)
+    state = saved(tmp_path).current
+    emma_state = state["players"][1]
+    assert emma_state["store"] == ["yellow-single"]
+    toni_tiles = state["players"][0]["forest"]["tiles"]
+    assert "hedgehog/hazelnut/horse-chestnut" in toni_tiles.values()
+    assert state["players"][1]["forest"]["tiles"] == {}
+
+
+def test_score_so_far(tmp_path: Path, table: Table) -> None:
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK,
+                             Key.DOWN, Key.OK])
+    svc.run()
+    assert svc.page.title == "Score so far"
+    assert lines(svc)[0] == "Winner: Toni"
