@@ -88,7 +88,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _service_context(config: Any) -> Any:
-    from companion.devices.camera import RetryingCamera, open_camera
+    from companion.devices.camera import RetryingCamera
     from companion.ui.service import Context
 
     settings = dict(config.values)
@@ -99,7 +99,10 @@ def _service_context(config: Any) -> Any:
             from companion.demo import random_forest_frames
 
             simulator = random_forest_frames()
-        return open_camera(settings["camera"], simulator=simulator)
+        # the lens correction and locked exposure of `companion calibrate`, where there are any
+        from companion.calibration.lens import open_calibrated_camera
+
+        return open_calibrated_camera(settings["camera"], config.data_dir, simulator)
 
     camera = RetryingCamera(opener, settings["camera"]["retry_seconds"])
     return Context(settings, config.data_dir, camera=camera)
