@@ -100,12 +100,17 @@ class TurnPage(MenuPage):
             choices.append(Choice("End turn", self._end_turn))
             choices.append(Choice("Score so far", self._final))
         choices.append(Choice("Leave (saved)", lambda: BACK))
+        if [c.label for c in choices] != [c.label for c in self.choices]:
+            self.selected = 0  # the game moved on: start at the top of the new choices
         self.choices = choices
-        self.selected = min(self.selected, len(choices) - 1)
 
     def view(self, status: str) -> Any:
         self.refresh()
         return super().view(status)
+
+    def handle(self, key: Key) -> Outcome:
+        self.refresh()  # the game may have moved on since the page was drawn
+        return super().handle(key)
 
     # --- placements ------------------------------------------------------------------------
 
@@ -145,22 +150,23 @@ class TurnPage(MenuPage):
     # --- claims and extra actions -----------------------------------------------------------
 
     def _claim(self) -> Page:
-        choices = [Choice(f"{t.creature} {t.fruit} {t.leaf}", lambda t=t: self._claim_tile(t))
+        choices = [Choice(space_label(t), lambda t=t: self._claim_tile(t))
                    for t, _c in sorted(self.game.state.glade.items())]
         return MenuPage("Claim which space?", choices)
 
     def _claim_tile(self, tile: Any) -> Outcome:
         board, squares, _completes = self.game.claim_squares(tile)
         if len(squares) <= 1:
-            return self._do_claim(tile, squares[0] if squares else None)
+            return self._do_claim(tile, squares[0] if squares else None, pages=1)
         return MenuPage(f"Tile on {board}'s", [
-            Choice(f"square {sq.name}", lambda sq=sq: self._do_claim(tile, sq))
+            Choice(f"square {sq.name}", lambda sq=sq: self._do_claim(tile, sq, pages=2))
             for sq in squares])
 
-    def _do_claim(self, tile: Any, square: Any) -> Outcome:
+    def _do_claim(self, tile: Any, square: Any, pages: int) -> Outcome:
+        """Claim, then show what moved; OK returns past the ``pages`` menus to the turn."""
         outcome = self.game.claim(tile, square)
         save(self.ctx, self.session, self.game)
-        return Replace(TextPage("Claimed", outcome_lines(outcome), on_ok=self._back_to_turn))
+        return Replace(TextPage("Claimed", outcome_lines(outcome), on_ok=lambda: Pop(pages)))
 
     def _extra(self) -> Page:
         choices = [Choice(f"{token} in {sq.name}", lambda t=token, s=sq: self._do_extra(t, s))
@@ -170,9 +176,6 @@ class TurnPage(MenuPage):
     def _do_extra(self, token: Any, square: Any) -> Outcome:
         self.game.extra_action(token, square)
         save(self.ctx, self.session, self.game)
-        return BACK
-
-    def _back_to_turn(self) -> Outcome:
         return BACK
 
     # --- turns and the end ------------------------------------------------------------------
@@ -191,7 +194,7 @@ class TurnPage(MenuPage):
 
         data = score_game(self.game.state).to_dict()
         if not self.game.finished:
-            return TextPage("Score so far", score_lines(data))
+            return TextPage("Score so far", score_lines(data, final=False))
 
         def record() -> Page:
             History(self.ctx.data_dir).add(Finished.from_score("the-glade", data))
@@ -201,6 +204,15 @@ class TurnPage(MenuPage):
 
         return TextPage("Final score", score_lines(data), on_ok=lambda: Replace(MenuPage(
             "Game over", [Choice("Save to history", record), Choice("Back", lambda: BACK)])))
+
+
+#: Leaf colours as two letters, so a glade space fits one line of the panel.
+LEAF_CODES = {"beech": "LG", "horse-chestnut": "DG", "maple": "LB", "oak": "DB"}
+
+
+def space_label(tile: Any) -> str:
+    """A glade space as players find it: colour code, creature, fruit ("DB toad acorn")."""
+    return f"{LEAF_CODES[tile.leaf]} {tile.creature} {tile.fruit}"
 
 
 def outcome_lines(outcome: Any) -> list[str]:

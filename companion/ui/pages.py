@@ -133,11 +133,14 @@ def error_page(message: str, title: str = "Problem") -> TextPage:
     return TextPage(title, [message, "", "OK: back"], alert=True)
 
 
-def score_lines(data: dict[str, Any]) -> list[str]:
+def score_lines(data: dict[str, Any], final: bool = True) -> list[str]:
     """The spec's score JSON as screen lines: totals first, then each breakdown."""
     players = data.get("players", [])
     winner = data.get("winner")
-    lines = [f"Winner: {winner}" if winner else "Tied game"]
+    if final:
+        lines = [f"Winner: {winner}" if winner else "Tied game"]
+    else:
+        lines = [f"Leading: {winner}" if winner else "Level"]
     for p in sorted(players, key=lambda p: -p.get("total", 0)):
         lines.append(f"{p['name']}: {p['total']}")
     tie = data.get("tie_break")

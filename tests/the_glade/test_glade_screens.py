@@ -163,4 +163,4 @@ def test_score_so_far(tmp_path: Path, table: Table) -> None:
                              Key.DOWN, Key.OK])
     svc.run()
     assert svc.page.title == "Score so far"
-    assert lines(svc)[0] == "Winner: Toni"
+    assert lines(svc)[0] == "Leading: Toni"
