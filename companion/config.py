@@ -97,6 +97,8 @@ SCHEMA: dict[str, Any] = {
         "width": _int(160, 4656),
         "height": _int(120, 3496),
         "retry_seconds": _number(0.1, 3600),
+        "auto_capture": _BOOL,
+        "still_frames": _int(1, 20),
     },
     "data_dir": _TEXT,
     "log_level": _choice("debug", "info", "warning", "error"),

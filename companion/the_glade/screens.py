@@ -11,6 +11,7 @@ board, are entered from short menus.
 
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -75,13 +76,74 @@ def play_page(ctx: Any, session: Session) -> Page:
     return TurnPage(ctx, session, restore(session, ctx))
 
 
+class Watcher:
+    """Auto-capture: frames taken one at a time on a worker thread while the turn page is up;
+    a still scene that differs from the last reading is handed over for a ruling."""
+
+    def __init__(self, camera: Any, still_frames: int) -> None:
+        from companion.vision.stillness import StillnessDetector
+
+        self.camera = camera
+        self.detector = StillnessDetector(still_frames=still_frames)
+        self.future: Future[Any] | None = None
+        self.primed = False  # the first still scene is the board as it stands: no ruling
+
+    def poll(self) -> Any:
+        """The photo to rule on, once the scene is still and new; else None."""
+        if self.future is None:
+            self.future = _POOL.submit(self.camera.capture)
+            return None
+        if not self.future.done():
+            return None
+        future, self.future = self.future, None
+        try:
+            frame = future.result()
+        except CompanionError:
+            return None  # a failing camera: the manual "Rule my placement" says why
+        if not self.detector.update(frame):
+            return None
+        if not self.primed:
+            self.primed = True
+            return None
+        return frame
+
+    def seen(self, photo: Any) -> None:
+        """``photo`` was ruled on: only a change from it starts the next ruling."""
+        self.detector.reset(captured=photo)
+        self.primed = True
+
+
+_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="auto-capture")
+
+
 class TurnPage(MenuPage):
     """Whose turn it is, and what they can do now."""
 
     def __init__(self, ctx: Any, session: Session, game: Any) -> None:
         self.ctx, self.session, self.game = ctx, session, game
         super().__init__("", [])
+        camera_settings = ctx.settings.get("camera", {})
+        self.watcher = (Watcher(ctx.camera, camera_settings.get("still_frames", 3))
+                        if camera_settings.get("auto_capture") and ctx.camera is not None
+                        else None)
         self.refresh()
+
+    @property
+    def busy(self) -> bool:  # type: ignore[override]
+        """Watching the table (auto-capture) while a placement may come."""
+        return (self.watcher is not None and not self.game.finished
+                and self.game.phase in ("action", "extra"))
+
+    def tick(self) -> Outcome:
+        if not self.busy or self.watcher is None:
+            return None
+        photo = self.watcher.poll()
+        if photo is None:
+            return None
+        self.watcher.seen(photo)
+        player = self.game.current
+        return TaskPage("Scanning", f"Reading {player}'s forest...",
+                        lambda progress: self._read(progress, player, photo))
 
     def refresh(self) -> None:
         g = self.game
@@ -119,15 +181,18 @@ class TurnPage(MenuPage):
         return TaskPage("Scanning", f"Reading {player}'s forest...",
                         lambda progress: self._read(progress, player))
 
-    def _read(self, progress: Progress, player: str) -> Page:
+    def _read(self, progress: Progress, player: str, photo: Any = None) -> Page:
         from companion.the_glade.placement import placed_between, rule_placement
         from companion.the_glade.state_file import load_forest
 
-        camera = self.ctx.camera
-        if camera is None:
-            raise DeviceError("no camera is configured: set camera.source")
-        progress.update(0.2, "Taking the photo...")
-        photo = camera.capture()
+        if photo is None:
+            camera = self.ctx.camera
+            if camera is None:
+                raise DeviceError("no camera is configured: set camera.source")
+            progress.update(0.2, "Taking the photo...")
+            photo = camera.capture()
+            if self.watcher is not None:
+                self.watcher.seen(photo)
         progress.update(0.5, "Reading the board...")
         result = scan_forest(self.ctx, photo)
         if result["uncertain"]:
