@@ -55,10 +55,23 @@ def atomic_write_json(path: Path, data: Any) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def read_data_file(path: Path, what: str = "state file") -> Any:
-    """A JSON or YAML file as data, with one clear error for each way it can be unusable."""
-    import yaml
+def _no_duplicates(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
+    out: dict[Any, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise StateError(f"the key {k!r} appears twice in one object (two things on one "
+                             "square?)")
+        out[k] = v
+    return out
 
+
+def read_data_file(path: Path, what: str = "state file") -> Any:
+    """A JSON or YAML file as data, with one clear error for each way it can be unusable.
+
+    A key written twice in one object is refused (in a state file that is two things on one
+    square), where plain ``json.loads`` and PyYAML would silently keep the last one. A file
+    that is not ``.json`` is read as JSON if it parses, else as YAML.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -72,14 +85,30 @@ def read_data_file(path: Path, what: str = "state file") -> Any:
         raise InputFileError(f"{what} {path} cannot be read: {exc.strerror or exc}") from None
     if not text.strip():
         raise StateError(f"{what} {path} is empty")
-    if path.suffix.lower() == ".json":
+    suffix = path.suffix.lower()
+    if suffix not in (".yaml", ".yml"):
         try:
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=_no_duplicates)
         except json.JSONDecodeError as exc:
-            raise StateError(f"{what} {path} is not valid JSON: {exc.msg} at line {exc.lineno}, "
-                             f"column {exc.colno}") from None
+            if suffix == ".json":
+                raise StateError(f"{what} {path} is not valid JSON: {exc.msg} at line "
+                                 f"{exc.lineno}, column {exc.colno}") from None
+    return _load_yaml(text, path, what)
+
+
+def _load_yaml(text: str, path: Path, what: str) -> Any:
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+        return _no_duplicates([(loader.construct_object(k, deep=True),
+                                loader.construct_object(v, deep=True)) for k, v in node.value])
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=Loader)  # a SafeLoader subclass: no arbitrary objects
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

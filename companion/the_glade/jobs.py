@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.errors import StateError
 from companion.report import Report
+from companion.storage import read_data_file
 from companion.the_glade.coach import advise
 from companion.the_glade.forest import Forest, parse_tile
 from companion.the_glade.matching import reward_matches
@@ -26,7 +27,6 @@ from companion.the_glade.state_file import (
     load_forest,
     load_state,
     load_state_file,
-    read_document,
 )
 from companion.the_glade.table import COUNTERS_PER_COLOUR, GameState
 
@@ -62,7 +62,7 @@ def short_colours(game: GameState) -> list[str]:
 
 
 def _read_side(path: Path, label: str) -> tuple[Forest, GameState | None, dict[str, Any]]:
-    data = read_document(path)
+    data = read_data_file(path)
     try:
         if forest_only(data):
             board = data.get("board", {"rows": 7, "cols": 7, "centre": "D4"})

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, StateError
-from companion.the_glade.documents import read_document
+from companion.storage import read_data_file
 from companion.the_glade.forest import Forest
 from companion.the_glade.names import (
     MATCH_KINDS,
@@ -351,7 +351,7 @@ def _check_forest_rules(forest: Forest, where: str) -> None:
 
 def load_state_file(path: Path, *, strict: bool = True) -> GameState:
     """Read and validate a state file (JSON or YAML)."""
-    data = read_document(path)
+    data = read_data_file(path)
     try:
         return load_state(data, strict=strict)
     except CompanionError:
