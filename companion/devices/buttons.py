@@ -223,6 +223,8 @@ class ScriptedButtons(Buttons):
 
     The script may also hold plain functions, called when their turn comes: what happens at
     the table between presses (a player laying tiles down in front of the simulated camera).
+    A function may return more script to play next, at once: a reaction to what the screen
+    shows (retaking a photo the companion was not sure of).
     """
 
     def __init__(self, script: Iterable[Key | str | Callable[[], object]]) -> None:
@@ -230,24 +232,30 @@ class ScriptedButtons(Buttons):
         self.name = "script"
         self.patient = True
         self._script: queue.Queue[Key | Callable[[], object]] = queue.Queue()
+        self._next: list[Key | Callable[[], object]] = []
         for item in script:
             self._script.put(item if callable(item) else Key(item))
 
     def get(self, timeout: float | None = None) -> Key | None:
         while True:
-            try:
-                item = self._script.get_nowait()
-            except queue.Empty:
-                self.finished = True
-                return None
+            if self._next:
+                item = self._next.pop(0)
+            else:
+                try:
+                    item = self._script.get_nowait()
+                except queue.Empty:
+                    self.finished = True
+                    return None
             if isinstance(item, Key):
                 return item
-            item()
+            more = item()
+            if more:
+                self._next = [m if callable(m) else Key(m) for m in more] + self._next
 
     @property
     def remaining(self) -> int:
         """Script items not yet used."""
-        return self._script.qsize()
+        return self._script.qsize() + len(self._next)
 
 
 def open_buttons(settings: dict[str, Any], pin_factory: Any = None) -> Buttons:

@@ -15,6 +15,8 @@ GAME = GameInfo(
         "score": "companion.the_glade.jobs:score",
         "check": "companion.the_glade.jobs:check",
         "hint": "companion.the_glade.jobs:hint",
+        "enrol": "companion.the_glade.recognition.jobs:enrol",
+        "scan": "companion.the_glade.recognition.jobs:scan",
     },
     screens="companion.the_glade.screens:play_page",
     # the solo game's set-up (12 neutral counters) is not entered at the table yet

@@ -209,6 +209,11 @@ class TurnPage(MenuPage):
         if not placed:
             return TextPage("Nothing new", ["No new tiles on the board since the last "
                                             "accepted state.", "OK: back"])
+        extra = third_copies(self.game.state, placed)
+        if extra:
+            return TextPage("Check the board", [
+                f"The photo shows a third {extra[0]}, but the game has only 2 of each tile: "
+                "check the board and retake.", "OK: back"], alert=True)
         ruling = rule_placement(before, placed)
         return RulingPage(self, player, ruling)
 
@@ -269,6 +274,16 @@ class TurnPage(MenuPage):
 
         return TextPage("Final score", score_lines(data), on_ok=lambda: Replace(MenuPage(
             "Game over", [Choice("Save to history", record), Choice("Back", lambda: BACK)])))
+
+
+def third_copies(state: Any, placed: dict[Any, Any]) -> list[str]:
+    """Tiles that ``placed`` would put on the boards a third time (a misreading, since the box
+    holds two of each): refused before any ruling, as the state file would refuse them."""
+    from collections import Counter as Tally
+
+    counts = Tally(t for p in state.players for t in p.forest.tiles.values())
+    counts.update(placed.values())
+    return [str(t) for t, n in sorted(counts.items()) if n > 2]
 
 
 #: Leaf colours as two letters, so a glade space fits one line of the panel.

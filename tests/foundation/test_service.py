@@ -11,7 +11,7 @@ from service_helpers import make_service
 from companion.demo import run_demo
 from companion.devices.buttons import Key, ScriptedButtons
 from companion.ui.pages import MenuPage, Page, TextPage
-from companion.ui.service import Context, main_menu
+from companion.ui.service import Context, Service, main_menu
 from companion.ui.views import MenuView, TextView
 
 
@@ -108,8 +108,23 @@ def test_idle_dims_and_a_key_wakes_without_acting(tmp_path: Path) -> None:
     assert len(service.stack) == 1  # the waking press did not open The Glade
 
 
-def test_demo_writes_an_animation(tmp_path: Path, capsys) -> None:
+def test_demo_plays_the_glade_and_writes_an_animation(tmp_path: Path, capsys,
+                                                      monkeypatch) -> None:
+    titles: list[str] = []
+    draw = Service.draw
+
+    def watch(self: Service) -> None:
+        if not titles or titles[-1] != self.page.title:
+            titles.append(self.page.title)
+        draw(self)
+
+    monkeypatch.setattr(Service, "draw", watch)
     assert run_demo(tmp_path, quiet=True) == 0
+    # three placements ruled from simulated photos (one illegal), the final score, saved
+    for title in ("Toni: legal", "Emma: legal", "Toni: illegal", "Score so far",
+                  "The Glade score", "Saved", "The Glade history", "Stop?"):
+        assert title in titles, (title, titles)
+    assert titles.count("Toni: legal") == 2 and titles[-1] == "Stop?"
     gif = Image.open(tmp_path / "frames.gif")
     assert gif.n_frames >= 8 and gif.size == (512, 256)
     assert "screens written to" in capsys.readouterr().out

@@ -45,8 +45,14 @@ def fake_scan(ctx: Any, photo: Any) -> dict[str, Any]:
         forest = player.forest
         forest_tiles = dump_state(state)["players"][state.players.index(player)][
             "forest"]["tiles"]
+    used: dict[Any, int] = {}
+    if state is not None:  # the box holds two of each tile
+        for p in state.players:
+            for t in p.forest.tiles.values():
+                used[t] = used.get(t, 0) + 1
     for _ in range(50):
-        options = legal_placements(forest, rng.sample(ALL_TILES, 8))
+        rack = rng.sample([t for t in ALL_TILES if used.get(t, 0) == 0], 8)
+        options = legal_placements(forest, rack)
         if options:
             placed = rng.choice(options)
             break

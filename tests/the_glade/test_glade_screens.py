@@ -164,3 +164,14 @@ def test_score_so_far(tmp_path: Path, table: Table) -> None:
     svc.run()
     assert svc.page.title == "Score so far"
     assert lines(svc)[0] == "Leading: Toni"
+
+
+def test_a_third_copy_of_a_tile_is_a_misreading(tmp_path: Path, table: Table) -> None:
+    emma = {"D4": "hedgehog/acorn/beech"}  # Toni has one; a second is fine
+    toni_again = {**TONI, "C3": "hedgehog/acorn/beech"}  # a third in play: impossible
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK, Key.OK,
+                             table.lay(emma), Key.OK, Key.OK, Key.OK, Key.OK,
+                             table.lay(toni_again), Key.OK])
+    svc.run()
+    assert svc.page.title == "Check the board"
+    assert "third hedgehog/acorn/beech" in lines(svc)[0]

@@ -1,0 +1,61 @@
+"""Memory of the table service while it scans.
+
+A child process does what ``companion run`` does for a ruling: loads the recognition model
+(enrolled beforehand from the bundled SAMPLE pack, as a user enrols their own copy), takes
+photos from the camera port (the bundled 1640x1232 photos through the file camera) and reads
+each board. It reports its resident memory before the first scan, and its peak.
+
+Target (issue "The table service"): under 250 MB while scanning. Run:
+``.venv/bin/python benchmarks/service_scanning.py``.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHILD = r"""
+import resource, sys, time
+from pathlib import Path
+from companion.devices.camera import FileCamera
+from companion.the_glade.recognition.model import load_model
+from companion.the_glade.recognition.reader import read_board
+
+def rss():
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+
+model = load_model(Path(sys.argv[1]))
+camera = FileCamera(sys.argv[2])
+ready = rss()
+times = []
+for _ in range(3 * len(camera.files)):
+    start = time.perf_counter()
+    read_board(model, camera.capture())
+    times.append(time.perf_counter() - start)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+times.sort()
+print(f"{ready:.0f} {peak:.0f} {times[len(times) // 2]:.3f} {len(times)}")
+"""
+
+
+def main() -> None:
+    root = Path(__file__).resolve().parent.parent
+    games = root / "config" / "games" / "the-glade"
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "model"
+        subprocess.run([sys.executable, "-m", "companion", "enrol", "the-glade",
+                        str(games / "sample-pack"), "--out", str(model)], check=True,
+                       stdout=subprocess.DEVNULL)
+        out = subprocess.run([sys.executable, "-c", CHILD, str(model), str(games / "photos")],
+                             check=True, capture_output=True, text=True).stdout.split()
+    ready, peak, median, count = float(out[0]), float(out[1]), float(out[2]), int(out[3])
+    print(f"service scanning: {ready:.0f} MB resident with the model loaded, peak {peak:.0f} MB "
+          f"over {count} scans (median {median:.2f} s a scan)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""The Glade's recognition jobs for the command line and the service: ``enrol`` and ``scan``.
+
+``companion enrol the-glade PACK --out MODEL`` and
+``companion scan the-glade PHOTO --model MODEL [--overlay OUT.png] [--previous STATE]``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.report import Report
+from companion.the_glade.recognition.enrol import enrol as _enrol
+
+
+def enrol(pack: Path, *, out: Path) -> Report:
+    """Learn the look of a set of components from an enrolment pack; write a model folder."""
+    return _enrol(Path(pack), out=Path(out))
+
+
+def scan(photo: Path, *, model: Path, overlay: Path | None = None,
+         previous: Path | None = None) -> Report:
+    """Read one photo of one forest board: which tile or counter lies on every square."""
+    from companion.the_glade.recognition.consistency import contradictions, load_previous
+    from companion.the_glade.recognition.model import load_model
+    from companion.the_glade.recognition.reader import read_board
+    from companion.the_glade.recognition.show import describe_scan, draw_overlay
+    from companion.vision.image import load_image
+    from companion.vision.overlay import write_png
+
+    loaded = load_model(Path(model))
+    before = load_previous(Path(previous)) if previous is not None else None
+    image = load_image(Path(photo))
+    reading = read_board(loaded, image)
+    data: dict[str, Any] = reading.result()
+    if before is not None:
+        data["contradictions"] = contradictions(before, data)
+    if overlay is not None:
+        write_png(Path(overlay), draw_overlay(image, reading))
+    return Report(data, describe_scan(data), extras={"seconds": reading.seconds})

@@ -1,0 +1,529 @@
+"""Reading one photo of a forest board: find it, rectify it, decide every square.
+
+For each square the reader weighs three readings of the rectified view and keeps the
+closest: the empty board (the pack's own board image at that square), the best tile face at
+any of 4 turns (after finding the tile's exact place and askew angle), and, on inner squares,
+the best counter face at any angle. A square is *uncertain* when the photo is washed out
+there, when the square is not wholly in frame, or when the best and second-best readings are
+too close.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import RecognitionError
+from companion.the_glade.names import Square
+from companion.the_glade.recognition.enrol import counter_side, tile_side
+from companion.the_glade.recognition.model import (
+    ANGLES,
+    CELL_PX,
+    COUNTER_INSET,
+    COUNTER_PATCH,
+    FINE,
+    SMOOTH,
+    TILE_INSET,
+    TILE_PATCH,
+    BoardModel,
+    Model,
+    disc_mask,
+)
+from companion.vision.board import Located, PhotoFeatures, project, rectify
+from companion.vision.patches import (
+    cut,
+    describe,
+    distances,
+    hazy_distances,
+    hazy_pairs,
+    template_sums,
+)
+
+EMPTY_PATCH = 16
+PAD = 0.5            # squares of border kept round the grid in the rectified view
+TILE_SEARCH = 0.14   # how far (in squares) a tile may lie off its square's centre
+COUNTER_SEARCH = 0.2
+SATURATED = 0.3      # share of washed-out pixels that makes a square unreadable
+# decision thresholds (tuned on the sample style 1 only)
+NAME_MARGIN = 0.1    # (second - best) / (gap between their templates) below this: not sure
+NAME_Z = 1.0         # the same in units of the photo's misfit
+COUNTER_MARGIN = 0.06
+KIND_RATIO = 0.68   # best / second-best kind distance above this: not sure
+MAX_DISTANCE = 0.06  # best distance above this: not sure
+DISC_NONE = 0.42     # a counter's outline matching worse than this: no counter
+DISC_SURE = 0.5      # ... worse than this: not sure
+
+
+@dataclass
+class SquareReading:
+    square: str
+    kind: str                      # "empty" | "tile" | "counter" | "uncertain"
+    name: str | None = None
+    turn: int | None = None
+    season: str | None = None
+    confidence: float = 0.0
+    reason: str = ""
+    distances: dict[str, float] = field(default_factory=dict)
+    centre: tuple[float, float] = (0.0, 0.0)  # in board-image pixels
+    angle: float = 0.0
+
+
+@dataclass
+class BoardReading:
+    board: BoardModel
+    located: Located
+    squares: list[SquareReading]
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def result(self) -> dict[str, Any]:
+        """The spec's scan JSON, plus per-square ``confidence``, ``turns`` and ``seasons``."""
+        tiles, counters, uncertain = {}, {}, []
+        turns, seasons, confidence = {}, {}, {}
+        for r in self.squares:
+            confidence[r.square] = round(r.confidence, 3)
+            if r.kind == "tile":
+                tiles[r.square] = r.name
+                turns[r.square] = r.turn
+                seasons[r.square] = r.season
+            elif r.kind == "counter":
+                counters[r.square] = r.name
+            elif r.kind == "uncertain":
+                uncertain.append(r.square)
+        return {"board": self.board.geometry.to_dict(),
+                "forest": {"tiles": tiles, "counters": counters},
+                "uncertain": uncertain, "turns": turns, "seasons": seasons,
+                "confidence": confidence,
+                "reasons": {r.square: r.reason for r in self.squares if r.kind == "uncertain"}}
+
+
+def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
+    features = PhotoFeatures(photo)
+    best = None
+    for board in model.boards:
+        found = board.finder.locate(features, refine=False)
+        if found is not None and (best is None or found.inliers > best[1].inliers):
+            best = (board, found)
+    if best is None:
+        raise RecognitionError("no forest board found in the photo; check that the whole board "
+                               "is in view, lit, and the one this model was enrolled from")
+    board, found = best
+    return board, board.finder.refine(features.gray, found)
+
+
+def _in_frame(board: BoardModel, hm: np.ndarray, frame: tuple[int, int]) -> np.ndarray:
+    """For each square (row-major), the share of its corners' polygon inside the frame."""
+    g = board.grid
+    w, h = frame
+    out = np.zeros(g.rows * g.cols)
+    for r in range(g.rows):
+        for c in range(g.cols):
+            xs = g.left + (c + np.array([0.0, 1, 1, 0, 0.5])) * g.cell
+            ys = g.top + (r + np.array([0.0, 0, 1, 1, 0.5])) * g.cell
+            p = project(hm, np.stack([xs, ys], axis=1))
+            inside = (p[:, 0] >= 1) & (p[:, 0] < w - 1) & (p[:, 1] >= 1) & (p[:, 1] < h - 1)
+            out[r * g.cols + c] = inside.mean()
+    return out
+
+
+def _per_name(dist: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Best distance of every name (cells x names), the names, and for each (cell, name) the
+    template index that gave it."""
+    order = sorted(set(names))
+    idx = {n: i for i, n in enumerate(order)}
+    codes = np.array([idx[n] for n in names])
+    perm = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(codes[perm]) != 0])
+    d = dist[:, perm]
+    best = np.minimum.reduceat(d, starts, axis=1)
+    # which template: argmin within each name's block
+    which = np.empty(best.shape, int)
+    bounds = np.r_[starts, len(perm)]
+    for k in range(len(starts)):
+        block = d[:, bounds[k]:bounds[k + 1]]
+        which[:, k] = perm[bounds[k] + np.argmin(block, axis=1)]
+    return best, order, which
+
+
+def read_board(model: Model, photo: np.ndarray) -> BoardReading:
+    """Find the board in ``photo`` (BGR) and read every square."""
+    t0 = time.perf_counter()
+    board, located = locate(model, photo)
+    t1 = time.perf_counter()
+    hm = located.homography
+    g = board.grid
+    h, w = photo.shape[:2]
+    frame_share = _in_frame(board, hm, (w, h))
+    if frame_share.mean() < 0.6:
+        raise RecognitionError(
+            f"the board is mostly out of the frame (only {frame_share.mean():.0%} of its "
+            "squares are in view); move the camera or the board so the whole board shows")
+    s = CELL_PX / g.cell
+    x0, y0 = g.left - PAD * g.cell, g.top - PAD * g.cell
+    box = (x0, y0, g.left + (g.cols + PAD) * g.cell, g.top + (g.rows + PAD) * g.cell)
+    view, fine = rectify(photo, hm, s, box, FINE)
+    t2 = time.perf_counter()
+    readings = _read_squares(model, board, view, fine, frame_share)
+    # back to board-image pixels for the overlay
+    for r in readings:
+        r.centre = (x0 + r.centre[0] / s, y0 + r.centre[1] / s)
+    t3 = time.perf_counter()
+    return BoardReading(board, located, readings,
+                        {"locate": t1 - t0, "rectify": t2 - t1, "squares": t3 - t2})
+
+
+def _pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
+                 radius: int, windowed: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each centre, the best score of any template within ``radius`` px, where it lies
+    (the template's centre, sub-pixel) and which template it was."""
+    n = len(centres)
+    best = np.full(n, -2.0, np.float32)
+    pos = centres.astype(np.float32).copy()
+    which = np.zeros(n, int)
+    th, tw = templates.shape[1:3]
+    if len(templates) == 0:
+        return best, pos, which
+    results = [] if windowed else [cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
+                                   for t in templates]
+    for i, (cx, cy) in enumerate(centres):
+        u0, v0 = round(cx - tw / 2) - radius, round(cy - th / 2) - radius
+        u0c, v0c = max(u0, 0), max(v0, 0)
+        for a in range(len(templates)):
+            if windowed:
+                sub = gray[v0c:v0 + th + 2 * radius + 1, u0c:u0 + tw + 2 * radius + 1]
+                if sub.shape[0] < th or sub.shape[1] < tw:
+                    continue
+                win = cv2.matchTemplate(sub, templates[a], cv2.TM_CCOEFF_NORMED)
+            else:
+                win = results[a][v0c:v0 + 2 * radius + 1, u0c:u0 + 2 * radius + 1]
+            if win.size == 0:
+                continue
+            j = int(np.argmax(win))
+            vy, ux = divmod(j, win.shape[1])
+            if win[vy, ux] <= best[i]:
+                continue
+            best[i] = win[vy, ux]
+            which[i] = a
+            pos[i] = (u0c + ux + _peak(win[vy, :], ux) + tw / 2,
+                      v0c + vy + _peak(win[:, ux], vy) + th / 2)
+    return best, pos, which
+
+
+def _peak(line: np.ndarray, k: int) -> float:
+    """Sub-pixel offset of a maximum from a parabola through its neighbours."""
+    if 0 < k < len(line) - 1:
+        left, mid, right = float(line[k - 1]), float(line[k]), float(line[k + 1])
+        den = left - 2 * mid + right
+        if den < 0:
+            return max(-0.5, min(0.5, 0.5 * (left - right) / den))
+    return 0.0
+
+
+def _cuts(image: np.ndarray, centres, angles, side: float, out: int) -> np.ndarray:
+    return np.stack([cut(image, (float(c[0]), float(c[1])), float(a), side, out)
+                     for c, a in zip(centres, angles, strict=True)])
+
+
+COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
+
+
+def _coarse(vecs: np.ndarray, size: int) -> np.ndarray:
+    """Reduce flattened (n, size*size*3) patches to 1/COARSE of their resolution."""
+    k = COARSE
+    v = vecs.reshape(len(vecs), size // k, k, size // k, k, 3).mean(axis=(2, 4))
+    return np.ascontiguousarray(v.reshape(len(vecs), -1))
+
+
+class _Cache:
+    """Per-model arrays derived once and kept for the next scans."""
+
+    def __init__(self, model: Model) -> None:
+        names = sorted(set(model.tile_names))
+        self.names = names
+        code = {n: i for i, n in enumerate(names)}
+        self.codes = np.array([code[n] for n in model.tile_names])
+        self.by_name = [np.flatnonzero(self.codes == k) for k in range(len(names))]
+        # templates in name order, so one reduceat gives every name's best
+        self.order = np.concatenate(self.by_name)
+        self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
+        self.empty: dict[int, np.ndarray] = {}
+        self.blurred: dict[float, _Templates] = {}
+
+
+_CACHES: dict[int, _Cache] = {}
+
+
+def _cache(model: Model) -> _Cache:
+    key = id(model)
+    if key not in _CACHES:
+        _CACHES.clear()
+        _CACHES[key] = _Cache(model)
+    return _CACHES[key]
+
+
+SHORTLIST = 8  # names kept from the coarse pass for the fine one
+
+
+BLURS = (0.0, 0.35, 0.7, 1.0, 1.35, 1.7, 2.1)  # working-view blurs tried (sigma, px)
+
+
+def estimate_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> float:
+    """How much blurrier the photo is than the pack's board (Gaussian sigma in working-view
+    pixels), judged on the board's border where no piece lies. Both are high-passed first,
+    so uneven light and shadows do not pass for blur."""
+    def detail(img: np.ndarray) -> np.ndarray:
+        return img - cv2.GaussianBlur(img, (0, 0), 3)
+
+    a = detail(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32))[mask]
+    a = (a - a.mean()) / (a.std() + 1e-6)
+    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    scores = []
+    for sigma in BLURS:
+        b = detail(cv2.GaussianBlur(gray, (0, 0), sigma) if sigma else gray)[mask]
+        b = (b - b.mean()) / (b.std() + 1e-6)
+        scores.append(float((a * b).mean()))
+    return BLURS[int(np.argmax(scores))]
+
+
+class _Templates:
+    """Tile templates at one blur, with what the distances need of them precomputed."""
+
+    def __init__(self, full: np.ndarray) -> None:
+        self.full = full
+        self.coarse = _coarse(full, TILE_PATCH)
+        self.sums = template_sums(full)
+        self.coarse_sums = template_sums(self.coarse)
+
+    def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Hazy distances of ``vecs`` to the templates ``idx``."""
+        return hazy_distances(vecs, self.full[idx], sums=(self.sums[0][idx], self.sums[1][idx]))
+
+
+def _blurred(model: Model, cache: _Cache, sigma: float) -> _Templates:
+    """Tile templates blurred by ``sigma`` patch pixels, cached (a few blurs at a time)."""
+    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
+    if key not in cache.blurred:
+        t = model.tile_templates
+        if key:
+            t = np.stack([cv2.GaussianBlur(x, (0, 0), key)
+                          for x in t.reshape(-1, TILE_PATCH, TILE_PATCH, 3)]).reshape(len(t), -1)
+        if len(cache.blurred) >= 3:
+            cache.blurred.pop(next(iter(cache.blurred)))
+        cache.blurred[key] = _Templates(t)
+    return cache.blurred[key]
+
+
+REFINE_Z = 2.0
+REFINE_BELOW = 0.4  # refine a tile's place when its name margin is below this
+
+
+def _zscore(d1: float, d2: float, gap: float) -> float:
+    """The gap between the best two names in units of the photo's own misfit (blur, noise
+    and misplacement raise the misfit and lower this)."""
+    return float((d2 - d1) * np.sqrt(TILE_PATCH * TILE_PATCH * 3 / 16)
+                 / (2 * np.sqrt(max(gap * d1, 1e-12))))
+
+
+def _gap(templates: np.ndarray, j1: int, j2: int) -> float:
+    return float(((templates[j1] - templates[j2]) ** 2).mean())
+
+
+SHIFTS = [(0, 0, 0.0), (-2, 0, 0.0), (2, 0, 0.0), (0, -2, 0.0), (0, 2, 0.0), (0, 0, -2.5),
+          (0, 0, 2.5)]
+
+
+def _refine_patches(smooth: np.ndarray, centre: np.ndarray, angle: float,
+                    side: float) -> np.ndarray:
+    """The tile's patch at small shifts and turns round where it was found."""
+    return _cuts(smooth, [np.add(centre, (dx, dy)) for dx, dy, _ in SHIFTS],
+                 [angle + da for _, _, da in SHIFTS], side, TILE_PATCH)
+
+
+def _refine(templates: _Templates, cache: _Cache, vecs: np.ndarray,
+            names: list[str]) -> list[tuple[float, int, str]]:
+    """Give each of a few close names its own best small shift and turn of the patch
+    (``vecs``, one per shift), and rank them again: a close call should not be lost to a
+    pixel of misplacement."""
+    out = []
+    for name in names:
+        idx = cache.by_name[cache.names.index(name)]
+        d = templates.near(vecs, idx)
+        k = int(np.argmin(d.min(axis=0)))
+        out.append((float(d[:, k].min()), int(idx[k]), name))
+    out.sort()
+    return out
+
+
+def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
+                  frame_share: np.ndarray) -> list[SquareReading]:
+    cache = _cache(model)
+    g = board.grid
+    squares = [Square(r, c) for r in range(g.rows) for c in range(g.cols)]
+    n = len(squares)
+    centres = np.array([((PAD + sq.col + 0.5) * CELL_PX, (PAD + sq.row + 0.5) * CELL_PX)
+                        for sq in squares])
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    smooth = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), SMOOTH)
+    # washed-out pixels per square
+    # clipped pixels per square: a clipped channel makes colours doubtful (more margin is
+    # asked for), all three clipped is washed out (nothing can be read there)
+    half = CELL_PX // 2
+    sat, white = np.zeros(n), np.zeros(n)
+    for hot, arr in ((fine.max(axis=2) >= 250, sat), (fine.min(axis=2) >= 250, white)):
+        small = cv2.resize(hot.astype(np.float32), (view.shape[1], view.shape[0]),
+                           interpolation=cv2.INTER_AREA)
+        arr[:] = [small[int(cy) - half:int(cy) + half, int(cx) - half:int(cx) + half].mean()
+                  for cx, cy in centres]
+    # the empty board, square by square
+    eside = CELL_PX * 0.8
+    zero = np.zeros(n)
+    evec = describe(_cuts(view.astype(np.float32), centres, zero, eside, EMPTY_PATCH))
+    key = id(board)
+    if key not in cache.empty:
+        off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
+        cache.empty[key] = describe(_cuts(board.working.astype(np.float32), centres + off,
+                                          zero, eside, EMPTY_PATCH))
+    edist = hazy_pairs(evec, cache.empty[key])
+    # how blurred the photo is, from the border strip round the grid
+    ox, oy = (round(v * CELL_PX / g.cell - PAD * CELL_PX) for v in (g.left, g.top))
+    ref = board.working[oy:oy + view.shape[0], ox:ox + view.shape[1]]
+    strip = np.ones(view.shape[:2], bool)
+    inset = round(PAD * CELL_PX) - 2
+    strip[inset:-inset, inset:-inset] = False
+    strip &= view.max(axis=2) > 0  # inside the photo
+    blur = estimate_blur(view, ref, strip) if ref.shape == view.shape else 0.0
+    tside = tile_side(model.tile_size) * TILE_INSET * FINE
+    tset = _blurred(model, cache, blur * FINE * TILE_PATCH / tside)
+    templates = tset.full
+    # tiles: where they lie, how askew, and which face at which turn
+    t_score, t_pos, t_which = _pose_search(gray, model.tile_pose, centres,
+                                     round(TILE_SEARCH * CELL_PX))
+    t_angle = np.array([ANGLES[k] for k in t_which])
+    tvec = describe(_cuts(smooth, t_pos * FINE, -t_angle, tside, TILE_PATCH))
+    coarse = hazy_distances(_coarse(tvec, TILE_PATCH), tset.coarse, sums=tset.coarse_sums)
+    cbest = np.minimum.reduceat(coarse[:, cache.order], cache.starts, axis=1)
+    short = np.argsort(cbest, axis=1)[:, :SHORTLIST]
+    tiles = []  # per square: the best two (distance, template, name)
+    close = []
+    for i in range(n):
+        cand = [cache.by_name[k] for k in short[i]]
+        idx = np.concatenate(cand)
+        d = tset.near(tvec[i:i + 1], idx)[0]
+        per = []
+        start = 0
+        for k, c in zip(short[i], cand, strict=True):
+            block = d[start:start + len(c)]
+            j = int(np.argmin(block))
+            per.append((float(block[j]), int(c[j]), cache.names[k]))
+            start += len(c)
+        per.sort()
+        gap = _gap(templates, per[0][1], per[1][1])
+        if (per[1][0] - per[0][0] < REFINE_BELOW * gap
+                or _zscore(per[0][0], per[1][0], gap) < REFINE_Z):
+            close.append((i, [p[2] for p in per[:3]]))
+        tiles.append((per[0], per[1]))
+    if close:  # close calls: every shift of every close square described in one go
+        patches = np.concatenate([_refine_patches(smooth, t_pos[i] * FINE, -t_angle[i], tside)
+                                  for i, _ in close])
+        vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
+        for (i, names), v in zip(close, vecs, strict=True):
+            per = _refine(tset, cache, v, names)
+            tiles[i] = (per[0], per[1])
+    # counters: only on inner squares that are neither clearly a tile nor clearly empty
+    inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
+    d_tile = np.array([t[0][0] for t in tiles])
+    unclear = inner & ~(d_tile < 0.4 * edist) & ~(edist < 0.4 * d_tile)
+    counter = {}
+    pose_score = np.zeros(n)
+    idx = np.flatnonzero(unclear)
+    if len(model.counter_templates) and len(idx):
+        cscore, cpos, _ = _pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
+                                  round(COUNTER_SEARCH * CELL_PX), windowed=True)
+        cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
+        cvec = describe(_cuts(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH),
+                        plane=False, where=disc_mask())
+        cd = distances(cvec, model.counter_templates)
+        cper, cnames, _ = _per_name(cd, model.counter_names)
+        for k, i in enumerate(idx):
+            o = np.argsort(cper[k])
+            second = float(cper[k, o[1]]) if len(o) > 1 else float("inf")
+            counter[i] = (float(cper[k, o[0]]), second, cnames[o[0]], cpos[k])
+            pose_score[i] = float(cscore[k])
+    out = []
+    for i, sq in enumerate(squares):
+        (d1, j1, name1), (d2, j2, name2) = tiles[i]
+        c1, c2, cname, cpos_i = counter.get(i, (float("inf"), float("inf"), None, centres[i]))
+        if pose_score[i] < DISC_NONE:  # no round counter there, whatever the colours say
+            c1 = c2 = float("inf")
+        kinds = {"empty": float(edist[i]), "tile": d1, "counter": c1}
+        ranked = sorted(kinds, key=kinds.get)
+        kind, other = ranked[0], ranked[1]
+        kd1, kd2 = kinds[kind], kinds[other]
+        reading = SquareReading(sq.name, kind, distances={k: round(v, 4) for k, v in
+                                                          kinds.items() if np.isfinite(v)})
+        reading.distances["outline"] = round(float(t_score[i]), 3)
+        kind_ratio = kd1 / max(kd2, 1e-9)
+        conf = 1.0 - kind_ratio
+        if kind == "tile":
+            reading.name = name1
+            reading.turn = int(model.tile_turns[j1])
+            reading.season = model.tile_seasons[j1]
+            reading.centre = (float(t_pos[i][0]), float(t_pos[i][1]))
+            reading.angle = float(t_angle[i])
+            gap = _gap(templates, j1, j2)
+            margin = (d2 - d1) / max(gap, 1e-9)
+            # the same gap in units of the photo's own misfit: blur and noise lower it
+            zscore = _zscore(d1, d2, gap)
+            reading.distances["margin"] = round(margin, 3)
+            reading.distances["z"] = round(float(zscore), 2)
+            conf = min(conf, margin)
+            if margin < NAME_MARGIN * (1 + 2 * sat[i]) or zscore < NAME_Z:
+                reading.reason = f"looks like {name1} or {name2}"
+        elif kind == "counter":
+            reading.name = cname
+            reading.centre = (float(cpos_i[0]), float(cpos_i[1]))
+            margin = (c2 - c1) / max(c1 + c2, 1e-9)
+            reading.distances["margin"] = round(float(margin), 3)
+            reading.distances["disc"] = round(float(pose_score[i]), 3)
+            conf = min(conf, margin)
+            if margin < COUNTER_MARGIN * (1 + 2 * sat[i]):
+                reading.reason = "counter colour or side unclear"
+            elif pose_score[i] < DISC_SURE:
+                reading.reason = "a counter, or a mark on the board?"
+        else:
+            reading.centre = (float(centres[i][0]), float(centres[i][1]))
+        if not reading.reason and kind_ratio > KIND_RATIO / (1 + sat[i]):
+            reading.reason = f"{kind} or {other}?"
+        if not reading.reason and kd1 > MAX_DISTANCE:
+            reading.reason = "matches nothing enrolled well"
+        if white[i] > SATURATED:
+            reading.reason = "glare"
+        if frame_share[i] < 1.0:
+            reading.reason = "not wholly in the photo"
+        reading.confidence = max(0.0, min(1.0, float(conf))) if not reading.reason else 0.0
+        if reading.reason:
+            reading.kind = "uncertain"
+        out.append(reading)
+    return _doubt_poor_photo(out)
+
+
+POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
+POOR_Z = 3.0         # ... so every close call is doubted too
+POOR_COUNTER = 0.15
+
+
+def _doubt_poor_photo(readings: list[SquareReading]) -> list[SquareReading]:
+    """When many squares are unreadable (a dim, blurred or badly lit photo), trust the rest
+    less: a reading that would pass in a good photo is not sure in a poor one."""
+    unsure = sum(r.kind == "uncertain" for r in readings)
+    if unsure <= POOR_PHOTO * len(readings):
+        return readings
+    for r in readings:
+        weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z)
+                or (r.kind == "counter" and r.distances.get("margin", 1) < POOR_COUNTER))
+        if weak:
+            r.kind, r.reason, r.confidence = "uncertain", "poor photo: a close call", 0.0
+    return readings

@@ -1,0 +1,96 @@
+"""What a scan says to people: a text map of the forest, and the overlay on the photo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from companion.the_glade.names import BoardGeometry, Counter, Square, Tile
+from companion.the_glade.recognition.reader import BoardReading
+from companion.vision.overlay import Mark, draw
+
+
+def tile_code(name: str) -> str:
+    """Three letters for a tile: creature (capital), fruit, leaf; ``Hao`` is
+    hedgehog/acorn/oak, ``Mhh`` mouse/hazelnut/horse-chestnut.
+
+    >>> tile_code("squirrel/blackberry/beech")
+    'Sbb'
+    """
+    t = Tile.parse(name)
+    return t.creature[0].upper() + t.fruit[0] + t.leaf[0]
+
+
+def counter_code(name: str) -> str:
+    """``y1`` for yellow-single, ``b2`` for blue-double."""
+    c = Counter.parse(name)
+    return c.colour[0] + ("1" if c.side == "single" else "2")
+
+
+def forest_map(data: dict[str, Any]) -> str:
+    """The forest as a grid of short codes: ``.`` empty, ``??`` not sure."""
+    geometry = BoardGeometry.from_dict(data["board"])
+    tiles, counters = data["forest"]["tiles"], data["forest"]["counters"]
+    unsure = set(data.get("uncertain", []))
+    head = "    " + " ".join(f"{chr(65 + c):^3}" for c in range(geometry.cols))
+    lines = [head]
+    for r in range(geometry.rows):
+        cells = []
+        for c in range(geometry.cols):
+            sq = Square(r, c).name
+            if sq in tiles:
+                cells.append(tile_code(tiles[sq]))
+            elif sq in counters:
+                cells.append(counter_code(counters[sq]).ljust(3))
+            elif sq in unsure:
+                cells.append("?? ")
+            else:
+                cells.append(" . ")
+        lines.append(f"{r + 1:>3} " + " ".join(cells))
+    return "\n".join(lines)
+
+
+def describe_scan(data: dict[str, Any]) -> str:
+    b = data["board"]
+    tiles, counters = data["forest"]["tiles"], data["forest"]["counters"]
+    unsure = data.get("uncertain", [])
+    text = [f"Forest board {b['rows']}x{b['cols']} (centre {b['centre']}): {len(tiles)} tiles, "
+            f"{len(counters)} counters, {len(unsure)} square(s) not sure.", forest_map(data),
+            "Codes: creature H/M/S/T, fruit a(corn) b(lackberry) h(azelnut) m(ushroom), "
+            "leaf b(eech) h(orse-chestnut) m(aple) o(ak); y1 = yellow-single counter, "
+            "b2 = blue-double."]
+    reasons = data.get("reasons", {})
+    if unsure:
+        text.append("Not sure of: " + ", ".join(
+            f"{sq} ({reasons[sq]})" if reasons.get(sq) else sq for sq in unsure)
+            + ". Look at those squares, or take the photo again with even light.")
+    for item in data.get("contradictions", []):
+        text.append(f"Contradiction ({item['rule']}): {item['message']}.")
+    if "contradictions" in data and not data["contradictions"]:
+        text.append("Consistent with the previous state.")
+    return "\n".join(text)
+
+
+def draw_overlay(photo: np.ndarray, reading: BoardReading) -> np.ndarray:
+    """The photo with the grid, each square's reading, and unsure squares in red."""
+    g = reading.board.grid
+    marks = []
+    for r in reading.squares:
+        sq = Square.parse(r.square)
+        x0, y0 = g.left + sq.col * g.cell, g.top + sq.row * g.cell
+        corners = np.array([[x0, y0], [x0 + g.cell, y0], [x0 + g.cell, y0 + g.cell],
+                            [x0, y0 + g.cell]], float)
+        if r.kind == "tile":
+            label = f"{r.square} {tile_code(r.name)}\n{r.confidence:.2f}"
+        elif r.kind == "counter":
+            label = f"{r.square} {counter_code(r.name)}\n{r.confidence:.2f}"
+        elif r.kind == "uncertain":
+            label = f"{r.square} ??"
+        else:
+            label = ""
+        marks.append(Mark(corners, label, r.kind != "uncertain"))
+    outline = np.array([[g.left, g.top], [g.left + g.cols * g.cell, g.top],
+                        [g.left + g.cols * g.cell, g.top + g.rows * g.cell],
+                        [g.left, g.top + g.rows * g.cell]], float)
+    return draw(photo, reading.located.homography, marks, outline)

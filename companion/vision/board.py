@@ -1,0 +1,237 @@
+"""Finding a known board in a photo by its own printed features, and rectifying it.
+
+A :class:`BoardFinder` learns ORB features from the empty board's image (its border art stays
+visible however full the grid is). In a photo it matches them, fits a homography with RANSAC
+on a reduced image, then refines it once on a rectified view at the reference scale. Only
+long-stable OpenCV calls are used (ORB, BFMatcher, findHomography, warpPerspective), so this
+runs the same on OpenCV 4.6 (Raspberry Pi OS Bookworm) and 5.x. AKAZE is not used: the
+OpenCV 5 wheels leave it out of the main module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+DETECT_SIDE = 1000     # photos are searched at this longer side
+REF_SIDE = 480         # the board's reference features are learnt at this longer side
+BOARD_FEATURES = 1200
+PHOTO_FEATURES = 3000
+REFINE_FEATURES = 1500
+MIN_INLIERS = 25
+ECC_LEVELS = ((0.5, 20), (1.0, 6))  # (scale, iterations) of the dense alignment
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a board lies in a photo: ``homography`` takes board-image pixels to photo pixels."""
+
+    homography: np.ndarray
+    inliers: int
+    matches: int
+
+
+def _orb(n: int) -> cv2.ORB:
+    return cv2.ORB_create(nfeatures=n, scaleFactor=1.2, nlevels=8, edgeThreshold=15,
+                          patchSize=31, fastThreshold=10)
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+
+class PhotoFeatures:
+    """ORB features of one photo at the search size, shared by every board tried."""
+
+    def __init__(self, photo: np.ndarray, features: int = PHOTO_FEATURES) -> None:
+        self.gray = _gray(photo)
+        h, w = self.gray.shape[:2]
+        self.factor = min(1.0, DETECT_SIDE / max(w, h))
+        small = cv2.resize(self.gray, (round(w * self.factor), round(h * self.factor)),
+                           interpolation=cv2.INTER_AREA)
+        self.keypoints, self.descriptors = _orb(features).detectAndCompute(small, None)
+
+
+class BoardFinder:
+    """Find one board (known from its image) in photos."""
+
+    def __init__(self, points: np.ndarray, descriptors: np.ndarray, ref_scale: float,
+                 size: tuple[int, int], reference: np.ndarray, still: np.ndarray) -> None:
+        self.points = points.astype(np.float32)        # in reference pixels
+        self.descriptors = descriptors.astype(np.uint8)
+        self.ref_scale = float(ref_scale)              # reference px per board-image px
+        self.size = size                               # board image (w, h)
+        self.reference = reference                     # the board, gray, reference scale
+        self.still = still                             # where no piece ever lies (uint8 0/255)
+
+    @classmethod
+    def learn(cls, board: np.ndarray, grid_box: tuple[float, float, float, float],
+              features: int = BOARD_FEATURES) -> BoardFinder:
+        """Learn ``board`` (BGR); ``grid_box`` (x0, y0, x1, y1) is where pieces may lie."""
+        h, w = board.shape[:2]
+        scale = REF_SIDE / max(w, h)
+        ref = cv2.resize(_gray(board), (round(w * scale), round(h * scale)),
+                         interpolation=cv2.INTER_AREA)
+        kps, des = _orb(features).detectAndCompute(ref, None)
+        if des is None or len(kps) < MIN_INLIERS * 2:
+            raise ValueError("the board image has too little printed detail to be found in a "
+                             "photo")
+        pts = np.array([k.pt for k in kps], np.float32)
+        still = np.full(ref.shape, 255, np.uint8)
+        x0, y0, x1, y1 = (round(v * scale) for v in grid_box)
+        still[max(y0 - 3, 0):y1 + 3, max(x0 - 3, 0):x1 + 3] = 0
+        return cls(pts, des, scale, (w, h), ref, still)
+
+    def to_arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        return {f"{prefix}points": self.points, f"{prefix}descriptors": self.descriptors,
+                f"{prefix}meta": np.array([self.ref_scale, *self.size], np.float64),
+                f"{prefix}reference": self.reference, f"{prefix}still": self.still}
+
+    @classmethod
+    def from_arrays(cls, arrays, prefix: str) -> BoardFinder:
+        meta = arrays[f"{prefix}meta"]
+        return cls(arrays[f"{prefix}points"], arrays[f"{prefix}descriptors"], float(meta[0]),
+                   (int(meta[1]), int(meta[2])), arrays[f"{prefix}reference"],
+                   arrays[f"{prefix}still"])
+
+    # -- locating ------------------------------------------------------------------------
+    def _match(self, des: np.ndarray, ratio: float) -> list[tuple[int, int]]:
+        matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
+        pairs = matcher.knnMatch(self.descriptors, des, k=2)
+        good = []
+        for pair in pairs:
+            if (len(pair) == 2 and pair[0].distance < ratio * pair[1].distance) or len(pair) == 1:
+                good.append((pair[0].queryIdx, pair[0].trainIdx))
+        return good
+
+    def locate(self, photo: PhotoFeatures, refine: bool = True) -> Located | None:
+        """The board's homography in the photo, or ``None`` if it is not there."""
+        kps, des, f = photo.keypoints, photo.descriptors, photo.factor
+        h, w = photo.gray.shape[:2]
+        if des is None or len(kps) < MIN_INLIERS:
+            return None
+        good = self._match(des, 0.8)
+        if len(good) < MIN_INLIERS:
+            return None
+        src = self.points[[q for q, _ in good]]
+        dst = np.array([kps[t].pt for _, t in good], np.float32)
+        hm, mask = cv2.findHomography(src, dst, cv2.RANSAC, 4.0, maxIters=2000,
+                                      confidence=0.995)
+        if hm is None or mask is None or int(mask.sum()) < MIN_INLIERS:
+            return None
+        # board-image px -> photo px
+        hm = np.diag([1 / f, 1 / f, 1.0]) @ hm @ np.diag([self.ref_scale, self.ref_scale, 1.0])
+        first = Located(hm, int(mask.sum()), len(good))
+        if not self.plausible(hm, (w, h)):
+            return None
+        return self.refine(photo.gray, first) if refine else first
+
+    def refine(self, gray: np.ndarray, first: Located) -> Located:
+        """Align the board's border densely (ECC) on a view rectified by the first fit."""
+        s = self.ref_scale
+        rh, rw = self.reference.shape[:2]
+        to_ref = np.diag([s, s, 1.0])
+        ref_to_photo = first.homography @ np.linalg.inv(to_ref)
+        view = cv2.warpPerspective(gray, ref_to_photo, (rw, rh),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        warp = np.eye(3, dtype=np.float32)
+        template = self.reference.astype(np.float32)
+        view = view.astype(np.float32)
+        mask = self.still
+        try:
+            for k, iters in ECC_LEVELS:  # coarse to fine
+                size = (round(rw * k), round(rh * k))
+                t = cv2.resize(template, size, interpolation=cv2.INTER_AREA)
+                v = cv2.resize(view, size, interpolation=cv2.INTER_AREA)
+                m = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
+                scale = np.diag([k, k, 1.0]).astype(np.float32)
+                w = scale @ warp @ np.linalg.inv(scale)
+                w = w.astype(np.float32)
+                _, w = cv2.findTransformECC(t, v, w, cv2.MOTION_HOMOGRAPHY,
+                                            (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT,
+                                             iters, 1e-5), m, 5)
+                warp = np.linalg.inv(scale) @ w @ scale
+        except cv2.error:
+            return first
+        # the dense fit must stay close to the feature fit, and match the border better
+        corners = np.array([[0, 0], [rw, 0], [rw, rh], [0, rh]], np.float32)
+        if np.abs(project(warp, corners) - corners).max() > 0.08 * max(rw, rh):
+            return first
+        moved = cv2.warpPerspective(view, warp, (rw, rh),
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        if _masked_ncc(moved, template, mask) < _masked_ncc(view, template, mask):
+            return first
+        return Located(ref_to_photo @ warp @ to_ref, first.inliers, first.matches)
+
+    def _refine_once(self, gray: np.ndarray, first: Located, near_px: float,
+                     ransac_px: float) -> Located:
+        """Re-match on a view rectified by ``first`` (nearly the identity now), keeping only
+        matches within ``near_px`` reference pixels of where the fit puts them."""
+        s = self.ref_scale
+        rw, rh = round(self.size[0] * s), round(self.size[1] * s)
+        to_ref = np.diag([s, s, 1.0])
+        ref_to_photo = first.homography @ np.linalg.inv(to_ref)
+        view = cv2.warpPerspective(gray, ref_to_photo, (rw, rh),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+        kps, des = _orb(REFINE_FEATURES).detectAndCompute(view, None)
+        if des is None or len(kps) < MIN_INLIERS:
+            return first
+        good = self._match(des, 0.85)
+        src = self.points[[q for q, _ in good]]
+        dst = np.array([kps[t].pt for _, t in good], np.float32).reshape(-1, 2)
+        near = (np.linalg.norm(src - dst, axis=1) < near_px if len(good)
+                else np.zeros(0, bool))
+        if int(near.sum()) < MIN_INLIERS:
+            return first
+        hm, mask = cv2.findHomography(src[near], dst[near], cv2.RANSAC, ransac_px,
+                                      maxIters=2000, confidence=0.995)
+        if hm is None or int(mask.sum()) < MIN_INLIERS:
+            return first
+        return Located(ref_to_photo @ hm @ to_ref, int(mask.sum()), first.matches)
+
+    def plausible(self, homography: np.ndarray, frame: tuple[int, int]) -> bool:
+        """Is the fit a real view of a flat board (convex, not tiny, not wildly skewed)?"""
+        w, h = self.size
+        quad = project(homography, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+        if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+            return False
+        area = cv2.contourArea(quad.astype(np.float32))
+        if area < 0.02 * frame[0] * frame[1]:
+            return False
+        sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+        return bool(sides.max() / max(sides.min(), 1e-6) < 3.0)
+
+
+def _masked_ncc(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> float:
+    sel = (mask > 0) & (a > 0)
+    x, y = a[sel].astype(np.float64), b[sel].astype(np.float64)
+    if x.size < 100:
+        return -1.0
+    x, y = x - x.mean(), y - y.mean()
+    return float((x * y).sum() / (np.sqrt((x * x).sum() * (y * y).sum()) + 1e-9))
+
+
+def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Map (n, 2) points through a homography."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, homography).reshape(-1, 2)
+
+
+def rectify(photo: np.ndarray, homography: np.ndarray, scale: float,
+            box: tuple[float, float, float, float], fine: int = 2
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The part ``box`` = (x0, y0, x1, y1) of the board image seen straight on: a working view
+    at ``scale`` output pixels per board-image pixel and a ``fine`` times larger view (the
+    working view is area-reduced from it, so a large photo does not alias)."""
+    x0, y0, x1, y1 = box
+    out_w, out_h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    k = float(fine)
+    to_out = np.array([[scale * k, 0, -x0 * scale * k], [0, scale * k, -y0 * scale * k],
+                       [0, 0, 1]])
+    m = homography @ np.linalg.inv(to_out)
+    big = cv2.warpPerspective(photo, m, (round(out_w * k), round(out_h * k)),
+                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+    return cv2.resize(big, (out_w, out_h), interpolation=cv2.INTER_AREA), big

@@ -1,0 +1,149 @@
+"""Small image patches made comparable across lights: cut out, flattened, normalised.
+
+A photo's light differs from the enrolment pack's (brighter, warmer, a shadow edge across a
+tile), so every patch is divided by a plane fitted to its brightest pixels, channel by
+channel. What is left is close to the printed colours relative to the paper, which is what
+tells a light green leaf from a dark green one.
+
+Distances use :func:`numpy.einsum` rather than a BLAS matrix product: on a busy two-core Pi
+a threaded BLAS call can take fifty times longer than a plain loop.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+_DESIGNS: dict[int, np.ndarray] = {}
+HAZE_PENALTY = 0.0
+
+
+def _design(size: int) -> np.ndarray:
+    if size not in _DESIGNS:
+        yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+        _DESIGNS[size] = np.stack([np.ones(size * size, np.float32), xx.ravel() / size - 0.5,
+                                   yy.ravel() / size - 0.5], axis=1)
+    return _DESIGNS[size]
+
+
+def _blocks(patches: np.ndarray) -> tuple[np.ndarray, int]:
+    """Block means of (n, s, s, 3) patches on a grid of at most 8 x 8 (the light is smooth,
+    so it is fitted on these), and the block size."""
+    n, s = patches.shape[0], patches.shape[1]
+    k = max(1, s // 8)
+    while s % k:
+        k -= 1
+    b = patches.reshape(n, s // k, k, s // k, k, 3).mean(axis=(2, 4))
+    return b.reshape(n, (s // k) ** 2, 3), k
+
+
+def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
+                  where: np.ndarray | None = None) -> np.ndarray:
+    """Divide each square float BGR patch (n, s, s, 3) by a plane fitted, channel by channel,
+    to its brightest parts (luminance quantile ``bright`` and up); with ``plane`` False, by
+    their mean only (for patches whose bright pixels may bunch up in one place). ``where``
+    (s*s booleans) limits the fit to some pixels, e.g. a round counter's disc. The fit is
+    made on block means, which is as good for smooth light and much cheaper."""
+    n, s = patches.shape[0], patches.shape[1]
+    flat = patches.reshape(n, s * s, 3).astype(np.float32)
+    if where is not None:
+        lum = flat.mean(axis=2)
+        cut_at = np.quantile(lum[:, where], bright, axis=1)[:, None]
+        w = ((lum >= cut_at) & where[None]).astype(np.float32)
+        gain = np.einsum("np,npc->nc", w, flat) / np.maximum(w.sum(axis=1), 1)[:, None]
+        return np.clip(flat / np.maximum(gain[:, None, :], 8.0), 0, 1.6).reshape(patches.shape)
+    blocks, k = _blocks(patches)
+    lum = blocks.mean(axis=2)
+    cut_at = np.quantile(lum, bright, axis=1)[:, None]
+    w = (lum >= cut_at).astype(np.float32)                # (n, b)
+    if not plane:
+        gain = np.einsum("nb,nbc->nc", w, blocks) / np.maximum(w.sum(axis=1), 1)[:, None]
+        return np.clip(flat / np.maximum(gain[:, None, :], 8.0), 0, 1.6).reshape(patches.shape)
+    coarse = _design(s // k)                              # (b, 3), same frame as the patch
+    wd = w[:, :, None] * coarse[None]                     # (n, b, 3)
+    gram = np.einsum("nbi,bj->nij", wd, coarse, optimize=False)
+    gram += np.eye(3, dtype=np.float32) * 1e-3
+    rhs = np.einsum("nbi,nbc->nic", wd, blocks, optimize=False)
+    coef = np.linalg.solve(gram, rhs)                     # (n, 3, 3ch)
+    light = np.maximum(np.einsum("pi,nic->npc", _design(s), coef, optimize=False), 8.0)
+    return np.clip(flat / light, 0, 1.6).reshape(patches.shape)
+
+
+def cut(image: np.ndarray, centre: tuple[float, float], angle: float, side: float,
+        out: int) -> np.ndarray:
+    """The square of ``side`` px centred at ``centre``, turned by ``angle`` degrees
+    (counter-clockwise, as OpenCV), resampled to ``out`` x ``out`` px."""
+    scale = out / side
+    m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), float(angle), scale)
+    m[:, 2] += (out / 2 - centre[0], out / 2 - centre[1])
+    return cv2.warpAffine(image, m, (out, out), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def describe(patches: np.ndarray, plane: bool = True,
+             where: np.ndarray | None = None) -> np.ndarray:
+    """Light-flattened patches (n, s, s, 3) as float32 vectors (n, s*s*3); with ``where``
+    (s*s booleans) only those pixels count, the others are zero."""
+    patches = np.asarray(patches, np.float32)
+    if patches.ndim == 3:
+        patches = patches[None]
+    out = flatten_light(patches, plane=plane, where=where)
+    if where is not None:
+        out = out * where.reshape(1, patches.shape[1], patches.shape[2], 1)
+    return out.reshape(len(patches), -1)
+
+
+def distances(vecs: np.ndarray, templates: np.ndarray,
+              template_norms: np.ndarray | None = None) -> np.ndarray:
+    """Mean squared difference of each vector (rows) to each template (rows)."""
+    if len(templates) == 0 or len(vecs) == 0:
+        return np.zeros((len(vecs), len(templates)), np.float32)
+    a = np.einsum("ij,ij->i", vecs, vecs)[:, None]
+    b = (np.einsum("ij,ij->i", templates, templates) if template_norms is None
+         else template_norms)[None, :]
+    d = a + b - 2.0 * np.einsum("ij,kj->ik", vecs, templates, optimize=False)
+    return np.maximum(d, 0) / vecs.shape[1]
+
+
+def template_sums(templates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-template constants of :func:`hazy_distances` (squared norm, sum), to cache."""
+    return np.einsum("ij,ij->i", templates, templates), templates.sum(axis=1)
+
+
+def hazy_distances(vecs: np.ndarray, templates: np.ndarray, max_haze: float = 0.4,
+                   penalty: float = HAZE_PENALTY,
+                   sums: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Like :func:`distances`, but each template may first be veiled by haze: a share
+    ``h`` (0..``max_haze``) of even light added on top (glare, a bright window), which makes
+    dark prints look lighter: ``t' = (1 - h) t + h``. The best ``h`` is found per pair in
+    closed form, so a dark brown under glare is not taken for a light brown. ``penalty``
+    (0: none) makes haze cost something. ``sums`` are the templates' :func:`template_sums`.
+    """
+    if len(templates) == 0 or len(vecs) == 0:
+        return np.zeros((len(vecs), len(templates)), np.float32)
+    n = vecs.shape[1]
+    tt, st = template_sums(templates) if sums is None else sums
+    tt, st = tt[None, :], st[None, :]
+    vt = np.einsum("ij,kj->ik", vecs, templates, optimize=False)
+    vv = np.einsum("ij,ij->i", vecs, vecs)[:, None]
+    sv = vecs.sum(axis=1)[:, None]
+    ww = vv - 2 * vt + tt                       # |v - t|^2
+    wu = sv - vt - st + tt                      # (v - t).(1 - t)
+    uu = np.maximum(n - 2 * st + tt, 1e-6)      # |1 - t|^2
+    h = np.clip(wu / ((1 + penalty) * uu), 0.0, max_haze)
+    d = ww - 2 * h * wu + (1 + penalty) * h * h * uu
+    return np.maximum(d, 0) / n
+
+
+def hazy_pairs(vecs: np.ndarray, templates: np.ndarray, max_haze: float = 0.4) -> np.ndarray:
+    """:func:`hazy_distances` of each vector to the template in the same row only."""
+    n = vecs.shape[1]
+    vt = np.einsum("ij,ij->i", vecs, templates)
+    vv = np.einsum("ij,ij->i", vecs, vecs)
+    tt = np.einsum("ij,ij->i", templates, templates)
+    sv, st = vecs.sum(axis=1), templates.sum(axis=1)
+    ww = vv - 2 * vt + tt
+    wu = sv - vt - st + tt
+    uu = np.maximum(n - 2 * st + tt, 1e-6)
+    h = np.clip(wu / uu, 0.0, max_haze)
+    return np.maximum(ww - 2 * h * wu + h * h * uu, 0) / n

@@ -1,0 +1,261 @@
+"""Recognition of The Glade's forest boards, end to end on the table simulator.
+
+The model is enrolled once per module from the bundled SAMPLE pack (style 1); the round trip on
+unseen art (style 3) enrols its own pack. Every photo is rendered from a seed, so a failure
+here replays exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.errors import CompanionError, ModelError, RecognitionError
+from companion.the_glade.names import ALL_TILES, SEASONS, BoardGeometry
+from companion.the_glade.recognition.jobs import enrol, scan
+from companion.the_glade.recognition.pack import read_pack, write_pack
+from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
+from companion.vision.sim import Camera, Degradations
+
+SAMPLE_PACK = Path(__file__).resolve().parents[2] / "config/games/the-glade/sample-pack"
+G7 = BoardGeometry.from_dict({"rows": 7, "cols": 7, "centre": "D4"})
+G8 = BoardGeometry.from_dict({"rows": 8, "cols": 8, "centre": "D4"})
+STRAIGHT = Camera(coverage=0.85, turn=3.0, tilt_x=2.0, tilt_y=-2.0)
+
+
+@pytest.fixture(scope="module")
+def pack():
+    return read_pack(SAMPLE_PACK)
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("glade-model") / "model"
+    enrol(SAMPLE_PACK, out=out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("glade-photos")
+
+
+def shoot(folder: Path, pack, state, seed: int, name: str | None = None, **kw):
+    image, truth = render_photo(pack, state, seed, **kw)
+    path = folder / f"{name or seed}.jpg"
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path, truth
+
+
+def wrong_squares(data: dict, truth: dict) -> list[str]:
+    """Squares read as something they are not (uncertain squares are not wrong)."""
+    geometry = BoardGeometry.from_dict(truth["board"])
+    unsure = set(data["uncertain"])
+    wrong = []
+    for sq in geometry.squares():
+        name = sq.name
+        if name in unsure:
+            continue
+        want = (truth["forest"]["tiles"].get(name), truth["forest"]["counters"].get(name))
+        got = (data["forest"]["tiles"].get(name), data["forest"]["counters"].get(name))
+        if want != got:
+            wrong.append(f"{name}: {want} read as {got}")
+    return wrong
+
+
+def test_sample_pack_is_labelled_sample(pack):
+    text = (SAMPLE_PACK / "pack.yaml").read_text()
+    assert "SAMPLE" in text
+    assert "SAMPLE" in (SAMPLE_PACK / "README.md").read_text()
+    assert len(pack.tiles) == 128
+    assert {b.grid.rows for b in pack.boards} == {7, 8}
+
+
+def test_enrol_report_and_manifest(model):
+    manifest = json.loads((model / "manifest.json").read_text())
+    assert manifest["game"] == "the-glade"
+    assert manifest["version"] == 1
+    assert len(set(manifest["tile_names"])) == 64
+
+
+@pytest.mark.parametrize(("size", "seed"), [(7, 11), (7, 12), (7, 13), (8, 14), (8, 15)])
+def test_round_trip(model, pack, photos, size, seed):
+    geometry = G7 if size == 7 else G8
+    state = random_forest(np.random.default_rng(seed), geometry, pack)
+    path, truth = shoot(photos, pack, state, seed)
+    data = scan(path, model=model).data
+    assert data["board"] == truth["board"]
+    assert wrong_squares(data, truth) == []
+    assert len(data["uncertain"]) <= 3
+    assert set(data) >= {"board", "forest", "uncertain"}
+
+
+@pytest.mark.parametrize("spoiler", ["light", "shadow", "glare", "blur", "noise", "jpeg",
+                                     "clutter"])
+def test_each_degradation_alone(model, pack, photos, spoiler):
+    seed = 40 + len(spoiler)
+    state = random_forest(np.random.default_rng(seed), G7, pack, fill=0.6)
+    spoil = Degradations.only(spoiler)
+    spoil = Degradations(**{**spoil.__dict__, "strength": 1.3})
+    path, truth = shoot(photos, pack, state, seed, f"only-{spoiler}", spoil=spoil)
+    data = scan(path, model=model).data
+    assert wrong_squares(data, truth) == []
+    # strength 1.3 is harsher than the benchmark: a few "not sure" squares are fair
+    assert len(data["uncertain"]) <= 5
+
+
+def test_four_turns_of_every_tile(model, pack, photos):
+    """All 128 faces at all 4 turns: 512 tiles on eleven straight, clean 7x7 photos."""
+    faces = [(str(t), s) for s in SEASONS for t in ALL_TILES]
+    items = [(name, season, turn) for name, season in faces for turn in range(4)]
+    squares = [sq.name for sq in G7.squares()]
+    for start in range(0, len(items), len(squares)):
+        chunk = items[start:start + len(squares)]
+        state = {"board": G7.to_dict(),
+                 "forest": {"tiles": {sq: n for sq, (n, _, _) in zip(squares, chunk, strict=False)},
+                            "counters": {}},
+                 "seasons": {sq: s for sq, (_, s, _) in zip(squares, chunk, strict=False)},
+                 "turns": {sq: t for sq, (_, _, t) in zip(squares, chunk, strict=False)}}
+        path, truth = shoot(photos, pack, state, 500 + start, spoil=Degradations.none(),
+                            camera=STRAIGHT)
+        data = scan(path, model=model).data
+        assert wrong_squares(data, truth) == []
+        assert len(data["uncertain"]) <= 1
+        for sq, turn in data["turns"].items():
+            assert turn == truth["turns"][sq], sq
+            assert data["seasons"][sq] == truth["seasons"][sq], sq
+
+
+def test_counters_in_enclosures(model, pack, photos):
+    tiles = {sq: "hedgehog/acorn/oak" for sq in ("C2", "B3", "D3", "C4", "E2", "F3", "E4",
+                                                 "C6", "B5", "D5")}
+    counters = {"C3": "yellow-single", "E3": "blue-double", "C5": "red-double"}
+    state = {"board": G7.to_dict(), "forest": {"tiles": tiles, "counters": counters}}
+    path, truth = shoot(photos, pack, state, 61, "enclosures")
+    data = scan(path, model=model).data
+    assert data["forest"]["counters"] == counters
+    assert wrong_squares(data, truth) == []
+
+
+def test_empty_board(model, pack, photos):
+    state = {"board": G8.to_dict(), "forest": {"tiles": {}, "counters": {}}}
+    path, _ = shoot(photos, pack, state, 62, "empty", spoil=Degradations(glare=False))
+    data = scan(path, model=model).data
+    assert data["board"]["rows"] == 8
+    assert data["forest"] == {"tiles": {}, "counters": {}}
+    assert data["uncertain"] == []
+
+
+def test_strong_glare_is_uncertain_not_wrong(model, pack, photos):
+    state = random_forest(np.random.default_rng(63), G7, pack, fill=0.7)
+    glare = ("B2", "D4", "F6")
+    path, truth = shoot(photos, pack, state, 63, "glare", glare_squares=glare,
+                        spoil=Degradations(glare=False))
+    data = scan(path, model=model).data
+    assert set(glare) <= set(data["uncertain"])
+    assert wrong_squares(data, truth) == []
+    assert "glare" in scan(path, model=model).text
+
+
+def test_overlay_is_written(model, pack, photos, tmp_path):
+    state = random_forest(np.random.default_rng(64), G7, pack)
+    path, _ = shoot(photos, pack, state, 64)
+    out = tmp_path / "seen.png"
+    report = scan(path, model=model, overlay=out)
+    image = cv2.imread(str(out))
+    assert image is not None and image.shape[:2] == (1232, 1640)
+    assert "Forest board 7x7" in report.text
+
+
+def test_previous_state_contradictions(model, pack, photos, tmp_path):
+    state = random_forest(np.random.default_rng(65), G7, pack, fill=0.5, counters=0.0)
+    path, truth = shoot(photos, pack, state, 65)
+    same = tmp_path / "same.json"
+    same.write_text(json.dumps({"board": truth["board"], "forest": truth["forest"]}))
+    assert scan(path, model=model, previous=same).data["contradictions"] == []
+    # a tile the photo does not show, and six new tiles since then
+    before = {"board": truth["board"],
+              "forest": {"tiles": dict(truth["forest"]["tiles"]), "counters": {}}}
+    empty = [sq.name for sq in G7.squares() if sq.name not in truth["forest"]["tiles"]]
+    before["forest"]["tiles"][empty[0]] = "toad/mushroom/oak"
+    for sq in list(truth["forest"]["tiles"])[:6]:
+        del before["forest"]["tiles"][sq]
+    game = tmp_path / "game.json"
+    game.write_text(json.dumps({"game": "the-glade", "board": truth["board"],
+                                "players": [{"name": "Toni", "forest": before["forest"]}]}))
+    data = scan(path, model=model, previous=game).data
+    rules = {c["rule"] for c in data["contradictions"]}
+    assert {"tile-vanished", "placement"} <= rules
+
+
+def test_unseen_art_style(tmp_path_factory):
+    """Art the recogniser never saw: style 3, enrolled from its own pack."""
+    folder = tmp_path_factory.mktemp("style3")
+    other = sample_pack(3)
+    write_pack(other, folder / "pack")
+    enrol(folder / "pack", out=folder / "model")
+    for seed, geometry in ((71, G7), (72, G8)):
+        state = random_forest(np.random.default_rng(seed), geometry, other)
+        path, truth = shoot(folder, other, state, seed)
+        data = scan(path, model=folder / "model").data
+        assert wrong_squares(data, truth) == []
+        assert len(data["uncertain"]) <= 3
+
+
+# -- errors ------------------------------------------------------------------------------
+
+def test_corrupt_and_empty_images(model, tmp_path):
+    bad = tmp_path / "bad.jpg"
+    bad.write_bytes(b"\xff\xd8\xff\xe0 not really a jpeg" * 10)
+    with pytest.raises(RecognitionError, match="not a readable image"):
+        scan(bad, model=model)
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    with pytest.raises(RecognitionError, match="empty"):
+        scan(empty, model=model)
+    with pytest.raises(CompanionError, match="no such file"):
+        scan(tmp_path / "missing.jpg", model=model)
+
+
+def test_photo_without_board(model, tmp_path):
+    from companion.vision.sim import clutter, degrade, table
+
+    rng = np.random.default_rng(80)
+    image = table(rng)
+    clutter(image, rng, [], count=12)
+    image = degrade(image, rng, Degradations())
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), image)
+    with pytest.raises(RecognitionError, match="no forest board"):
+        scan(path, model=model)
+
+
+def test_board_mostly_out_of_frame(model, pack, tmp_path):
+    state = random_forest(np.random.default_rng(81), G7, pack)
+    image, _ = render_photo(pack, state, 81, camera=Camera(0.85, 0.0, 0.0, 0.0))
+    shifted = cv2.warpAffine(image, np.float32([[1, 0, 860], [0, 1, 300]]),
+                             (image.shape[1], image.shape[0]))
+    path = tmp_path / "off.jpg"
+    cv2.imwrite(str(path), shifted)
+    with pytest.raises(RecognitionError, match="out of the frame|no forest board"):
+        scan(path, model=model)
+
+
+def test_model_of_another_game_or_version(model, tmp_path):
+    import shutil
+
+    for change, message in (({"game": "glass-garden"}, "not The Glade"),
+                            ({"version": 99}, "version")):
+        other = tmp_path / f"model-{len(message)}"
+        shutil.copytree(model, other)
+        manifest = json.loads((other / "manifest.json").read_text())
+        manifest.update(change)
+        (other / "manifest.json").write_text(json.dumps(manifest))
+        with pytest.raises(ModelError, match=message):
+            scan(SAMPLE_PACK / "board-7x7.png", model=other)
+    with pytest.raises(ModelError, match="enrol"):
+        scan(SAMPLE_PACK / "board-7x7.png", model=tmp_path / "nowhere")

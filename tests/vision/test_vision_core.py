@@ -1,0 +1,81 @@
+"""Generic vision helpers: image loading, board finding, light flattening, the simulator."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.errors import InputFileError, RecognitionError
+from companion.vision.board import BoardFinder, PhotoFeatures, project, rectify
+from companion.vision.image import decode_image, load_image
+from companion.vision.patches import describe, distances, hazy_distances
+from companion.vision.sim import Camera, Degradations, degrade, place, scene_to_photo, table
+
+
+def textured(seed: int, size=(600, 500)) -> np.ndarray:
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    img = np.full((size[1], size[0], 3), 90, np.uint8)
+    for _ in range(400):
+        c = tuple(int(v) for v in rng.integers(0, 255, 3))
+        p = (int(rng.integers(0, size[0])), int(rng.integers(0, size[1])))
+        cv2.circle(img, p, int(rng.integers(3, 14)), c, -1)
+    return img
+
+
+def test_load_image_errors(tmp_path):
+    with pytest.raises(InputFileError, match="no such file"):
+        load_image(tmp_path / "nope.png")
+    with pytest.raises(InputFileError, match="folder"):
+        load_image(tmp_path)
+    with pytest.raises(RecognitionError, match="empty"):
+        decode_image(b"")
+    with pytest.raises(RecognitionError, match="not a readable image"):
+        decode_image(b"\x89PNG\r\n\x1a\nbroken")
+
+
+def test_board_finder_recovers_homography():
+    board = textured(1)
+    finder = BoardFinder.learn(board, (100, 100, 500, 400))
+    camera = Camera(coverage=0.7, turn=15.0, tilt_x=8.0, tilt_y=-5.0)
+    truth = scene_to_photo((600, 500), camera)
+    photo = table(np.random.default_rng(2))
+    place(photo, board, truth)
+    found = finder.locate(PhotoFeatures(photo))
+    assert found is not None
+    corners = np.array([[0, 0], [600, 0], [600, 500], [0, 500]], float)
+    assert np.abs(project(found.homography, corners) - project(truth, corners)).max() < 3.0
+    view, fine = rectify(photo, found.homography, 0.5, (0, 0, 600, 500))
+    assert view.shape[:2] == (250, 300) and fine.shape[:2] == (500, 600)
+
+
+def test_no_board_in_plain_table():
+    finder = BoardFinder.learn(textured(1), (100, 100, 500, 400))
+    assert finder.locate(PhotoFeatures(table(np.random.default_rng(3)))) is None
+
+
+def test_light_flattening_ignores_gain_and_cast():
+    rng = np.random.default_rng(4)
+    patch = np.full((1, 16, 16, 3), 220, np.float32)          # paper
+    patch[0, 4:11, 3:12] = rng.uniform(40, 120, (7, 9, 3))     # a print on it
+    dim = patch * np.array([0.6, 0.7, 0.9], np.float32)        # darker and bluer light
+    a, b = describe(patch), describe(dim)
+    assert distances(a, b)[0, 0] < 1e-4
+
+
+def test_haze_model_explains_added_light():
+    rng = np.random.default_rng(5)
+    t = rng.uniform(0.1, 1.0, (1, 300)).astype(np.float32)
+    hazy = 0.7 * t + 0.3
+    assert hazy_distances(hazy, t)[0, 0] < 1e-6
+    assert distances(hazy, t)[0, 0] > 1e-3
+
+
+def test_degradations_are_seeded():
+    img = table(np.random.default_rng(6))
+    a = degrade(img, np.random.default_rng(7), Degradations())
+    b = degrade(img, np.random.default_rng(7), Degradations())
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, img)
+    assert np.array_equal(degrade(img, np.random.default_rng(7), Degradations.none()), img)
