@@ -115,6 +115,16 @@ def random_forest_frames(seed: int = 1) -> Callable[[int], Any]:
     return frame
 
 
+def scan_bundled_photo(model: Path, out: Path) -> str:
+    """``companion scan`` on a bundled photo, with its overlay written to ``out``."""
+    from companion.the_glade.recognition.jobs import scan
+
+    photo = game_data_dir("the-glade") / "photos" / "forest-7x7-a.jpg"
+    out.mkdir(parents=True, exist_ok=True)
+    report = scan(photo, model=model, overlay=out / "scan-overlay.png", previous=None)
+    return f"companion scan the-glade {photo.name}:\n{report.text}"
+
+
 def sample_model(data_dir: Path) -> Path:
     """Enrol the bundled SAMPLE pack into ``data_dir`` (as a user enrols their own copy)."""
     from companion.the_glade.recognition.jobs import enrol
@@ -142,6 +152,10 @@ def run_demo(out: Path, *, quiet: bool = False, config_file: str | None = None) 
             service = Service(ctx, display, buttons, idle_poll=0)
             table.service = service
             status = service.run()
+        scan_text = scan_bundled_photo(Path(settings["games"]["the-glade"]["model"]), out)
     shown = len(display.frames) if isinstance(display, RecordingDisplay) else 0
-    print(f"demo: {shown} screens written to {out / 'frames.gif'}")
+    if not quiet:
+        print(scan_text)
+    print(f"demo: {shown} screens written to {out / 'frames.gif'}; what the recogniser saw in "
+          f"a bundled photo: {out / 'scan-overlay.png'}")
     return status

@@ -144,8 +144,12 @@ def score_lines(data: dict[str, Any], final: bool = True) -> list[str]:
     for p in sorted(players, key=lambda p: -p.get("total", 0)):
         lines.append(f"{p['name']}: {p['total']}")
     tie = data.get("tie_break")
-    if tie:
-        lines.append(str(tie))
+    if isinstance(tie, dict):
+        left = tie.get("toadstools_left", {})
+        lines.append(f"Tie-break: {tie.get('rule', 'tie-break')}: "
+                     + ", ".join(f"{n} {v}" for n, v in left.items()))
+    elif tie:
+        lines.append(f"Tie-break: {tie}")
     for p in players:
         lines.append("")
         lines.append(f"{p['name']} ({p['total']})")

@@ -129,3 +129,12 @@ def test_output_piped_into_head_is_not_a_traceback() -> None:
     result = subprocess.run(f"{sys.executable} -m companion games --json | head -c 1",
                             shell=True, capture_output=True, text=True)
     assert result.stdout == "{" and "Traceback" not in result.stderr
+
+
+def test_a_real_game_refuses_bad_json_in_one_line(tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "state.json"
+    bad.write_text('{"game": "the-glade", "players": [}')
+    assert main(["score", "the-glade", str(bad), "--json"]) == 1
+    captured = capsys.readouterr()
+    assert "is not valid JSON" in captured.err and "line 1" in captured.err
+    assert "is not valid JSON" in json.loads(captured.out)["error"]

@@ -125,6 +125,22 @@ def test_demo_plays_the_glade_and_writes_an_animation(tmp_path: Path, capsys,
                   "The Glade score", "Saved", "The Glade history", "Stop?"):
         assert title in titles, (title, titles)
     assert titles.count("Toni: legal") == 2 and titles[-1] == "Stop?"
+    overlay = Image.open(tmp_path / "scan-overlay.png")
+    assert overlay.size == (1640, 1232)
     gif = Image.open(tmp_path / "frames.gif")
     assert gif.n_frames >= 8 and gif.size == (512, 256)
     assert "screens written to" in capsys.readouterr().out
+
+
+def test_score_lines_say_how_a_tie_was_broken() -> None:
+    from companion.ui.pages import score_lines
+
+    data = {"players": [{"name": "Toni", "total": 20, "breakdown": {"glade": 20}},
+                        {"name": "Emma", "total": 20, "breakdown": {"glade": 20}}],
+            "winner": "Emma",
+            "tie_break": {"tied": ["Toni", "Emma"], "rule": "fewest toadstools left",
+                          "toadstools_left": {"Toni": 3, "Emma": 1}, "result": "Emma"}}
+    lines = score_lines(data)
+    assert lines[:4] == ["Winner: Emma", "Toni: 20", "Emma: 20",
+                         "Tie-break: fewest toadstools left: Toni 3, Emma 1"]
+    assert " glade: 20" in lines
