@@ -8,5 +8,6 @@ GAME = GameInfo(
     rulebook="glass-garden.txt",
     min_players=1,
     max_players=1,
-    jobs={},
+    jobs={"assist": "companion.glass_garden.jobs:assist",
+          "play": "companion.glass_garden.jobs:play"},
 )

@@ -1,0 +1,168 @@
+"""The game state and its interface: legal actions, apply, terminal, returns (OpenSpiel style).
+
+A :class:`State` is a frozen value; :meth:`State.apply` returns a new one. Damage and the
+critter's advance happen by themselves when the growing step ends (``Done``).
+
+>>> from companion.glass_garden.deck import load_deck
+>>> state = new_game(load_deck(), "Fly", order=range(8))
+>>> state.phase, state.turn, len(state.legal_actions()) > 10
+('actions', 1, True)
+>>> state.apply(Done()).apply(Done()).turn
+2
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from companion.errors import StateError
+from companion.glass_garden import effects, growing, sunlight
+from companion.glass_garden.actions import Action, Done, Grow, Move, Shift, UseGlass
+from companion.glass_garden.critter import DARK_TURNS, advance, arrow, side_up
+from companion.glass_garden.damage import apply_damage
+from companion.glass_garden.deck import Critter, Deck, Step
+from companion.glass_garden.garden import BOTTOM, TOP, Garden
+from companion.glass_garden.scoring import score
+
+ACTIONS, GROW, SUNLIGHT, OVER = "actions", "grow", "sunlight", "over"
+SUNLIGHT_TURN = DARK_TURNS + 1
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """What stays fixed for a whole game: the deck and the critter in play."""
+
+    deck: Deck
+    critter: Critter
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An effect or glass-bonus step still to perform; ``source`` is a plant number, or
+    ``8 + position`` for a glass card."""
+
+    step: Step
+    source: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    table: Table = field(compare=False, hash=False, repr=False)
+    garden: Garden
+    turn: int = 1  # 1-9 dark turns, 10 sunlight phase
+    phase: str = ACTIONS
+    actions_left: int = 2
+    used: frozenset[int] = frozenset()  # resources that paid during this growing step
+    protected: int = 0  # bit p: plant p cannot be damaged this turn
+    pending: tuple[Pending, ...] = ()
+
+    # -- the game interface -------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        if self.pending:
+            return effects.options(self, self.pending[0])
+        if self.phase == ACTIONS:
+            return [*self.shift_actions(), *self.move_actions(), Done()]
+        if self.phase == GROW:
+            return [*growing.grow_actions(self), Done()]
+        if self.phase == SUNLIGHT:
+            return [*growing.grow_actions(self), *sunlight.glass_actions(self), Done()]
+        return []
+
+    def apply(self, action: Action) -> State:
+        """The state after ``action``; :class:`StateError` if it is not legal now."""
+        if action not in self.legal_actions():
+            raise StateError(f"not a legal action now: {action!r}")
+        return self.apply_unchecked(action)
+
+    def apply_unchecked(self, action: Action) -> State:
+        if self.pending:
+            state = effects.perform(self, action)
+        elif self.phase == ACTIONS:
+            state = self._take_action(action)
+        elif isinstance(action, Done):
+            state = self._end_growing() if self.phase == GROW else replace(self, phase=OVER)
+        elif isinstance(action, UseGlass):
+            state = sunlight.use_glass(self, action)
+        elif isinstance(action, Grow):
+            state = growing.grow_paid(self, action)
+        else:
+            raise StateError(f"not an action of the {self.phase} step: {action!r}")
+        return state.settle()
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def returns(self) -> list[float]:
+        return [float(self.score())] if self.is_terminal() else [0.0]
+
+    def current_player(self) -> int:
+        return -4 if self.is_terminal() else 0  # OpenSpiel's TERMINAL / player 0
+
+    def score(self) -> int:
+        return score(self.garden)
+
+    def __str__(self) -> str:
+        where = "sunlight phase" if self.turn == SUNLIGHT_TURN else f"turn {self.turn}"
+        return f"{where} ({self.phase}): {self.garden.text()}"
+
+    # -- helpers ------------------------------------------------------------------------
+    @property
+    def deck(self) -> Deck:
+        return self.table.deck
+
+    def shift_actions(self) -> list[Shift]:
+        d = arrow(self.table.critter, self.garden)
+        return [Shift(p, s) for p in self.garden.plant_order()
+                for s in self.garden.shift_targets(p, d)]
+
+    def move_actions(self) -> list[Move]:
+        g = self.garden
+        return [Move(p, dy) for p in range(8) for dy in (-1, 1)
+                if TOP <= g.rows[p] + dy <= BOTTOM]
+
+    def _take_action(self, action: Action) -> State:
+        if isinstance(action, Done):
+            return replace(self, phase=GROW)
+        if isinstance(action, Shift):
+            garden = self.garden.shift(action.plant, action.steps)
+        elif isinstance(action, Move):
+            garden = self.garden.move(action.plant, action.dy)
+        else:
+            raise StateError(f"not an action of the actions step: {action!r}")
+        left = self.actions_left - 1
+        return State(self.table, garden, self.turn, GROW if left == 0 else ACTIONS, left,
+                     self.used, self.protected, self.pending)
+
+    def _end_growing(self) -> State:
+        garden = apply_damage(self.garden, side_up(self.table.critter, self.garden).damage,
+                              self.protected)
+        if self.turn >= DARK_TURNS:
+            return replace(self, garden=garden, turn=SUNLIGHT_TURN, phase=SUNLIGHT,
+                           used=frozenset(), protected=0)
+        return State(self.table, advance(garden, self.turn), self.turn + 1)
+
+    def settle(self) -> State:
+        """Drop pending steps that have nothing to act on (a step that cannot be done is
+        skipped, even a mandatory one)."""
+        state = self
+        while state.pending and not effects.options(state, state.pending[0], raw=True):
+            state = replace(state, pending=state.pending[1:])
+        return state
+
+
+def new_game(deck: Deck, critter: str | Critter, *, order: Iterable[int] | None = None,
+             seed: int | None = None) -> State:
+    """The dealt start: plants shuffled (or in ``order``) right of the critter, middle row."""
+    if isinstance(critter, str):
+        try:
+            critter = deck.critter(critter)
+        except KeyError:
+            names = ", ".join(c.name for c in deck.critters)
+            raise StateError(f"critter: {critter!r} is not in the deck ({names})") from None
+    if order is None:
+        plants = list(range(8))
+        random.Random(seed).shuffle(plants)
+        order = plants
+    return State(Table(deck, critter), Garden.start(tuple(order)))
