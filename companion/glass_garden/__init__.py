@@ -10,4 +10,5 @@ GAME = GameInfo(
     max_players=1,
     jobs={"assist": "companion.glass_garden.jobs:assist",
           "play": "companion.glass_garden.jobs:play"},
+    screens="companion.glass_garden.screens:play_page",
 )

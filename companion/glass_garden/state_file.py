@@ -48,6 +48,11 @@ def _deck(value: Any, base: Path) -> Deck:
         raise StateError(f"deck: {path.name}: {detail}") from None
 
 
+def deck_of(ref: str | None, base: Path = Path(".")) -> Deck:
+    """The deck a state file's ``deck`` field names ("sample" or a path)."""
+    return _deck(ref, base)
+
+
 def _column(raw: Any, i: int, deck: Deck) -> tuple[int, int, bool]:
     where = f"garden[{i}]"
     if isinstance(raw, str):

@@ -1,0 +1,169 @@
+"""Glass Garden at the table: the solo assistant on the OLED and three buttons.
+
+The player deals the garden and tells the companion what lies where (the critter, then the plant
+in each column). Each turn the companion can advise (the best two actions, what will grow, what
+the critter will damage, and the best score still reachable, thinking on a worker thread with a
+progress bar), and the player enters what they did, step by step, from short menus; every step
+is saved at once (power-cut safe) and can be undone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.session import Session, SessionStore
+from companion.ui.pages import BACK, Choice, MenuPage, Outcome, Page, Pop, Replace, TextPage
+from companion.ui.task import Progress, TaskPage
+
+
+def deck_ref(ctx: Any) -> str:
+    """The deck named by ``games.glass-garden.deck``, as a state file names it."""
+    path = ctx.settings["games"]["glass-garden"].get("deck")
+    return str(Path(path).expanduser().resolve()) if path else "sample"
+
+
+def tracker_of(state: dict[str, Any]) -> Any:
+    from companion.glass_garden.state_file import parse_state
+    from companion.glass_garden.tracker import GameTracker
+
+    return GameTracker(parse_state(state))
+
+
+def play_page(ctx: Any, session: Session) -> Page:
+    """The registry's hook: deal a new garden, or go on with the saved one."""
+    if session.current is None:
+        return DealPage(ctx, session)
+    return TurnPage(ctx, session, tracker_of(session.current))
+
+
+class DealPage(MenuPage):
+    """Tell the companion the deal: the critter, then the plant in columns 2 to 9."""
+
+    def __init__(self, ctx: Any, session: Session) -> None:
+        from companion.glass_garden.state_file import deck_of
+
+        self.ctx, self.session = ctx, session
+        self.ref = deck_ref(ctx)
+        self.deck = deck_of(self.ref)
+        self.critter: str | None = None
+        self.plants: list[str] = []
+        super().__init__("Which critter?", [
+            Choice(c.name, lambda c=c.name: self._critter(c)) for c in self.deck.critters])
+
+    def _critter(self, name: str) -> Outcome:
+        self.critter = name
+        self._ask_plant()
+        return None
+
+    def _ask_plant(self) -> None:
+        left = [p.name for p in self.deck.plants if p.name not in self.plants]
+        self.title = f"Column {len(self.plants) + 2}?"
+        self.choices = [Choice(n, lambda n=n: self._plant(n)) for n in left]
+        self.selected = 0
+
+    def _plant(self, name: str) -> Outcome:
+        self.plants.append(name)
+        if len(self.plants) < len(self.deck.plants):
+            self._ask_plant()
+            return None
+        state = {"game": "glass-garden", "deck": self.ref, "critter": self.critter, "turn": 1,
+                 "garden": ["critter", *self.plants]}
+        tracker = tracker_of(state)
+        save(self.ctx, self.session, tracker)
+        return Replace(TurnPage(self.ctx, self.session, tracker))
+
+
+def save(ctx: Any, session: Session, tracker: Any) -> None:
+    """Keep the position (at a step's start, when the state file can hold it)."""
+    try:
+        snapshot = tracker.snapshot()
+    except Exception:  # mid-way through a choice: the last whole step stays saved
+        return
+    snapshot["deck"] = deck_ref(ctx)
+    session.accept(snapshot)
+    SessionStore(ctx.data_dir).save(session)
+
+
+class TurnPage(MenuPage):
+    """The garden's turn: advice, entering a step, undo, the score."""
+
+    def __init__(self, ctx: Any, session: Session, tracker: Any) -> None:
+        self.ctx, self.session, self.tracker = ctx, session, tracker
+        super().__init__("", [])
+        self.refresh()
+
+    def refresh(self) -> None:
+        from companion.glass_garden.game import SUNLIGHT_TURN
+
+        state = self.tracker.state
+        when = "sun" if state.turn == SUNLIGHT_TURN else f"T{state.turn}"
+        self.title = f"{when} score {state.score()}"
+        if self.tracker.finished:
+            choices = [Choice("Final score", self._final)]
+        else:
+            choices = [Choice("Advice", self._advice), Choice("Enter a step", self._steps)]
+        if self.tracker.history:
+            choices.append(Choice("Undo", self._undo))
+        choices.append(Choice("Leave (saved)", lambda: BACK))
+        if [c.label for c in choices] != [c.label for c in self.choices]:
+            self.selected = 0
+        self.choices = choices
+
+    def view(self, status: str) -> Any:
+        self.refresh()
+        return super().view(status)
+
+    def handle(self, key: Any) -> Outcome:
+        self.refresh()
+        return super().handle(key)
+
+    def _advice(self) -> Page:
+        seconds = float(self.ctx.settings["games"]["glass-garden"]["think_seconds"])
+        state = self.tracker.state
+
+        def work(progress: Progress) -> Page:
+            from companion.glass_garden.jobs import advise
+
+            progress.update(None, f"Thinking (up to {seconds:.0f} s)...")
+            _data, lines = advise(state, seconds)
+            return TextPage("Advice", lines)
+
+        return TaskPage("Advice", "Thinking...", work)
+
+    def _steps(self) -> Page:
+        return MenuPage("What did you do?", [
+            Choice(text, lambda i=i: self._choose(i))
+            for i, text in enumerate(self.tracker.options())])
+
+    def _choose(self, index: int) -> Outcome:
+        self.tracker.choose(index)
+        said = self.tracker.skip_forced()
+        save(self.ctx, self.session, self.tracker)
+        if said:
+            return Replace(TextPage("Garden", said))
+        return BACK
+
+    def _undo(self) -> Outcome:
+        self.tracker.undo()
+        save(self.ctx, self.session, self.tracker)
+        return None
+
+    def _final(self) -> Page:
+        from companion.glass_garden.scoring import title
+        from companion.history import Finished, History
+
+        points = self.tracker.state.score()
+        name = self.session.players[0] if self.session.players else "Player 1"
+        data = {"players": [{"name": name, "total": points}], "winner": name}
+
+        def record() -> Page:
+            History(self.ctx.data_dir).add(Finished.from_score("glass-garden", data))
+            SessionStore(self.ctx.data_dir).clear()
+            return TextPage("Saved", ["The game is in the history.", "OK: back"],
+                            on_ok=lambda: Pop(3))
+
+        return TextPage("Final score", [f"{points} points: {title(points)}"],
+                        on_ok=lambda: Replace(MenuPage("Game over", [
+                            Choice("Save to history", record),
+                            Choice("Back", lambda: BACK)])))
