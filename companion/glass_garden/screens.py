@@ -98,7 +98,7 @@ class TurnPage(MenuPage):
 
         state = self.tracker.state
         when = "sun" if state.turn == SUNLIGHT_TURN else f"T{state.turn}"
-        self.title = f"{when} score {state.score()}"
+        self.title = f"Garden {when} score {state.score()}"  # the status line
         if self.tracker.finished:
             choices = [Choice("Final score", self._final)]
         else:

@@ -147,8 +147,9 @@ class TurnPage(MenuPage):
 
     def refresh(self) -> None:
         g = self.game
-        self.title = f"R{g.state.round} {g.current}" + (" (last round)"
-                                                        if g.state.end_triggered else "")
+        # the status line: game, round, whose turn (and the last round when it has begun)
+        self.title = f"Glade R{g.state.round} {g.current}" + (" last"
+                                                              if g.state.end_triggered else "")
         choices = []
         if g.finished:
             choices.append(Choice("Final score", self._final))

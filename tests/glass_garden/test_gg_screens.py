@@ -35,7 +35,7 @@ def test_deal_then_a_step_then_undo(tmp_path: Path) -> None:
     assert view.items == ("Fly", "Snail", "Ant", "Worm")
     for _ in DEAL:
         svc.dispatch(K.OK)
-    assert svc.page.title == "T1 score 0"
+    assert svc.page.title == "Garden T1 score 0"
     saved = SessionStore(tmp_path).load()
     assert saved is not None and saved.current["garden"][0] == "critter"
     assert saved.current["critter"] == "Fly" and len(saved.current["garden"]) == 9
@@ -67,4 +67,4 @@ def test_resume_after_restart(tmp_path: Path) -> None:
     service(tmp_path, [*NEW_GAME, *DEAL]).run()
     svc = service(tmp_path, [K.OK])  # the offer to resume, accepted
     svc.run()
-    assert svc.page.title == "T1 score 0"
+    assert svc.page.title == "Garden T1 score 0"

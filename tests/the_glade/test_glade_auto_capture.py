@@ -72,9 +72,9 @@ def test_rules_by_itself_once_new_tiles_lie_still(tmp_path: Path,
     for key in (Key.OK, Key.OK, Key.OK):  # The Glade, New game, 2 players
         service.dispatch(key)
     assert service.page.busy  # watching the table
-    assert set(run_ticks(service, 40)) == {"R1 Player 1"} and not seen  # nothing new
+    assert set(run_ticks(service, 40)) == {"Glade R1 Player 1"} and not seen  # nothing new
     scene.hand = 0
-    assert set(run_ticks(service, 30)) == {"R1 Player 1"} and not seen  # a hand moving
+    assert set(run_ticks(service, 30)) == {"Glade R1 Player 1"} and not seen  # a hand moving
     scene.hand, scene.tiles = None, 3
     titles = run_ticks(service, 40)
     assert "Player 1: legal" in titles and len(seen) == 1

@@ -68,11 +68,11 @@ def test_a_turn_with_real_buttons(tmp_path: Path, factory: MockFactory,
         press(factory, "up")            # from "2 players" up, round to "4 players"
         press(factory, "down")          # and down, round to "2 players" again
         press(factory, "ok")            # Toni and Emma
-        wait_for(lambda: service.page.title.startswith("R1 Toni"))
+        wait_for(lambda: service.page.title.startswith("Glade R1 Toni"))
         press(factory, "ok")            # rule my placement
         wait_for(lambda: service.page.title == "Toni: legal")
         press(factory, "ok", hold=True)  # BACK: reject the reading
-        wait_for(lambda: service.page.title.startswith("R1 Toni"))
+        wait_for(lambda: service.page.title.startswith("Glade R1 Toni"))
         assert SessionStore(tmp_path).load().accepted == []
         press(factory, "ok")            # rule again
         wait_for(lambda: service.page.title == "Toni: legal")

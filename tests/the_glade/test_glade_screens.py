@@ -95,7 +95,7 @@ def test_legal_placement_is_ruled_and_accepted(tmp_path: Path, table: Table) -> 
 def test_rejected_reading_records_nothing(tmp_path: Path, table: Table) -> None:
     svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK, Key.BACK])
     svc.run()
-    assert svc.page.title.startswith("R1 Toni")
+    assert svc.page.title.startswith("Glade R1 Toni")
     assert saved(tmp_path).accepted == []
 
 
@@ -107,7 +107,7 @@ def test_illegal_placement_says_why(tmp_path: Path, table: Table) -> None:
     text = " ".join(lines(svc))
     assert "ILLEGAL" in text and "column D" in text
     svc.dispatch(Key.OK)
-    assert svc.page.title.startswith("R1 Toni") and saved(tmp_path).accepted == []
+    assert svc.page.title.startswith("Glade R1 Toni") and saved(tmp_path).accepted == []
 
 
 def test_not_sure_squares_are_named(tmp_path: Path, table: Table) -> None:
@@ -134,10 +134,10 @@ def test_turns_pass_and_resume_after_restart(tmp_path: Path, table: Table) -> No
     script = [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK, Key.OK]  # ..., End turn
     svc = service(tmp_path, script)
     svc.run()
-    assert svc.page.title == "R1 Emma"
+    assert svc.page.title == "Glade R1 Emma"
     again = service(tmp_path, [Key.OK])  # a restart: the offer to resume, accepted
     again.run()
-    assert again.page.title == "R1 Emma"
+    assert again.page.title == "Glade R1 Emma"
     assert saved(tmp_path).current["players"][0]["forest"]["tiles"] == TONI
 
 
