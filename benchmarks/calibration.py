@@ -13,8 +13,8 @@ in the worst case over all trials:
 - the lens model error: the mean and largest distance, over a grid across the whole photo,
   between where the true and the recovered lens model put the same ray (px).
 
-The scan-accuracy benchmark on distorted renders (the gain from undistortion) needs The Glade's
-recogniser and is not here yet.
+The scan-accuracy benchmark on distorted renders (the gain from undistortion) is
+``benchmarks/undistortion_gain.py``.
 """
 
 from __future__ import annotations
