@@ -196,12 +196,12 @@ class TurnPage(MenuPage):
                 self.watcher.seen(photo)
         progress.update(0.5, "Reading the board...")
         result = scan_forest(self.ctx, photo)
-        if result["uncertain"]:
-            squares = ", ".join(result["uncertain"])
-            return TextPage("Not sure", [f"Not sure of {squares}: clear glare or hands and "
-                                         "retake.", "OK: back"], alert=True)
         before = self.game.state.player(player).forest
-        after = load_forest(result["forest"], before.geometry, "scan")
+        forest, kept, unsure = settle_uncertain(result, before)
+        if unsure:
+            return TextPage("Not sure", [f"Not sure of {', '.join(unsure)}: clear glare or "
+                                         "hands and retake.", "OK: back"], alert=True)
+        after = load_forest(forest, before.geometry, "scan")
         try:
             placed = placed_between(before, after)
         except StateError as exc:
@@ -216,7 +216,7 @@ class TurnPage(MenuPage):
                 f"The photo shows a third {extra[0]}, but the game has only 2 of each tile: "
                 "check the board and retake.", "OK: back"], alert=True)
         ruling = rule_placement(before, placed)
-        return RulingPage(self, player, ruling)
+        return RulingPage(self, player, ruling, kept)
 
     # --- claims and extra actions -----------------------------------------------------------
 
@@ -277,6 +277,34 @@ class TurnPage(MenuPage):
             "Game over", [Choice("Save to history", record), Choice("Back", lambda: BACK)])))
 
 
+def settle_uncertain(result: dict[str, Any], before: Any,
+                     ) -> tuple[dict[str, Any], list[str], list[str]]:
+    """The scanned forest with doubtful squares settled by the rules where they can be.
+
+    A square the recogniser is not sure of but that held a tile or a counter in the last
+    accepted state keeps it: tiles never move and nothing is placed on a counter. The players
+    see those squares named on the ruling and confirm by accepting it. Doubtful squares that
+    were empty could hold a new tile: those need a retake. Returns the forest, the squares kept
+    and the squares still unsure.
+    """
+    from companion.the_glade.names import Counter, Square
+
+    tiles = dict(result["forest"]["tiles"])
+    counters = dict(result["forest"]["counters"])
+    kept, unsure = [], []
+    for name in result["uncertain"]:
+        square = Square.parse(name)
+        if square in before.tiles:
+            tiles[name] = str(before.tiles[square])
+            kept.append(name)
+        elif isinstance(before.counters.get(square), Counter):
+            counters[name] = str(before.counters[square])
+            kept.append(name)
+        else:
+            unsure.append(name)
+    return {"tiles": tiles, "counters": counters}, kept, unsure
+
+
 def third_copies(state: Any, placed: dict[Any, Any]) -> list[str]:
     """Tiles that ``placed`` would put on the boards a third time (a misreading, since the box
     holds two of each): refused before any ruling, as the state file would refuse them."""
@@ -329,9 +357,13 @@ class RulingPage(TextPage):
     """The arbiter's ruling. Legal: OK accepts into the record, BACK rejects. Illegal: OK or
     BACK returns, nothing recorded."""
 
-    def __init__(self, turn: TurnPage, player: str, ruling: Any) -> None:
+    def __init__(self, turn: TurnPage, player: str, ruling: Any,
+                 kept: list[str] | None = None) -> None:
         self.turn, self.player, self.ruling = turn, player, ruling
         lines = ruling_lines(ruling)
+        if kept:
+            lines.append(f"Not sure of {', '.join(kept)}: kept as accepted before "
+                         "(tiles never move)")
         lines.append("OK: accept  BACK: reject" if ruling.legal else "OK: back")
         super().__init__(f"{player}: {'legal' if ruling.legal else 'illegal'}", lines,
                          alert=not ruling.legal)

@@ -175,3 +175,22 @@ def test_a_third_copy_of_a_tile_is_a_misreading(tmp_path: Path, table: Table) ->
     svc.run()
     assert svc.page.title == "Check the board"
     assert "third hedgehog/acorn/beech" in lines(svc)[0]
+
+
+def test_doubtful_squares_that_held_tiles_keep_them(tmp_path: Path, table: Table) -> None:
+    """Tiles never move: a doubtful square that held a tile keeps it, and the ruling says so;
+    a doubtful square that was empty still needs a retake."""
+    more = {**TONI, "E4": "hedgehog/blackberry/oak"}
+    emma = {"C4": "mouse/acorn/beech", "D4": "squirrel/acorn/maple", "E4": "toad/acorn/oak"}
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI), Key.OK, Key.OK, Key.OK, Key.OK,
+                             table.lay(emma), Key.OK, Key.OK, Key.OK, Key.OK,
+                             table.lay(more, uncertain=("D3", "D5")), Key.OK])
+    svc.run()
+    assert svc.page.title == "Toni: legal"
+    assert "Not sure of D3, D5: kept as accepted before (tiles never move)" in lines(svc)
+    svc.dispatch(Key.OK)  # accept
+    toni = saved(tmp_path).current["players"][0]["forest"]["tiles"]
+    assert toni == more
+    svc2 = service(tmp_path / "b", [*NEW_GAME, table.lay(TONI, uncertain=("D3",)), Key.OK])
+    svc2.run()
+    assert svc2.page.title == "Not sure"  # D3 was empty before: it could be new
