@@ -21,7 +21,7 @@ from companion import games
 from companion.config import load_config
 from companion.devices.buttons import Key
 from companion.devices.display import open_display
-from companion.ui.screens import render
+from companion.ui.screens import font, render
 from companion.ui.service import Context, Service
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -95,5 +95,6 @@ def contact_sheet(shots: list[tuple[str, Image.Image]], cols: int = 4) -> Image.
     for i, (caption, image) in enumerate(shots):
         x, y = 10 + (i % cols) * (w + 10), 10 + (i // cols) * (h + 24)
         sheet.paste(image.convert("L").resize((w, h), Image.NEAREST), (x, y))
-        draw.text((x, y + h + 3), f"{i + 1}. {caption}", fill=255)
+        # the screens' own bitmap font: the same on every Pillow version
+        draw.text((x, y + h + 3), f"{i + 1}. {caption}", font=font(), fill=255)
     return sheet

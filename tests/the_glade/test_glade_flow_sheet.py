@@ -24,7 +24,7 @@ from companion.devices.buttons import Key
 from companion.devices.camera import FunctionCamera
 from companion.devices.display import open_display
 from companion.the_glade import screens
-from companion.ui.screens import render
+from companion.ui.screens import font, render
 from companion.ui.service import Context, Service
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -148,5 +148,6 @@ def contact_sheet(shots: list[tuple[str, Image.Image]], cols: int = 4) -> Image.
     for i, (caption, image) in enumerate(shots):
         x, y = 10 + (i % cols) * (w + 10), 10 + (i // cols) * (h + 24)
         sheet.paste(image.convert("L").resize((w, h), Image.NEAREST), (x, y))
-        draw.text((x, y + h + 3), f"{i + 1}. {caption}", fill=255)
+        # the screens' own bitmap font: the same on every Pillow version
+        draw.text((x, y + h + 3), f"{i + 1}. {caption}", font=font(), fill=255)
     return sheet
