@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.devices.buttons import Buttons, Key
 from companion.devices.display import Display
+from companion.devices.systemd import Notifier
 from companion.errors import CompanionError
 from companion.games import GameInfo, all_games, find_game
 from companion.history import Finished, History
@@ -213,6 +214,7 @@ class Service:
         self.idle_poll = idle_poll
         self.stop_requested = False
         self.last_key_time = ctx.clock()
+        self.systemd = Notifier()
 
     @property
     def page(self) -> Page:
@@ -272,7 +274,10 @@ class Service:
         except ValueError:  # not the main thread (tests): no signal handling
             previous = {}
         try:
+            self.draw()
+            self.systemd.ready()
             while not self.stop_requested:
+                self.systemd.ping()
                 self.draw()
                 if self.page.busy:
                     if self.buttons.patient:  # a script waits for the work, as a person would
@@ -298,6 +303,7 @@ class Service:
                     continue  # the press that wakes the panel does nothing else
                 self.dispatch(key)
         finally:
+            self.systemd.stopping()
             for s, handler in previous.items():
                 signal.signal(s, handler)
             self.display.close(stopped_frame((self.display.width, self.display.height)))
