@@ -9,19 +9,18 @@ The advice's text depends on how far an anytime search gets, so its screens are 
 from __future__ import annotations
 
 import copy
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image
 
 from companion import games
 from companion.config import load_config
 from companion.devices.buttons import Key
 from companion.devices.display import open_display
-from companion.ui.screens import font, render
+from companion.ui.screens import render
 from companion.ui.service import Context, Service
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -69,32 +68,5 @@ def frames(tmp_path: Path) -> list[tuple[str, Image.Image]]:
     return shots
 
 
-def test_every_flow_screen_matches_its_golden(tmp_path: Path) -> None:
-    shots = frames(tmp_path)
-    update = bool(os.environ.get("UPDATE_GOLDENS"))
-    GOLDEN.mkdir(exist_ok=True)
-    for i, (caption, image) in enumerate(shots):
-        path = GOLDEN / f"flow-{i:02d}.png"
-        if update:
-            image.save(path)
-        golden = Image.open(path).convert("L")
-        assert ImageChops.difference(image.convert("L"), golden).getbbox() is None, caption
-    sheet = contact_sheet(shots)
-    sheet_path = GOLDEN / "flow-sheet.png"
-    if update:
-        sheet.save(sheet_path)
-    assert ImageChops.difference(sheet, Image.open(sheet_path).convert("L")).getbbox() is None
-
-
-def contact_sheet(shots: list[tuple[str, Image.Image]], cols: int = 4) -> Image.Image:
-    """The screens at 2x in reading order, each with its caption under it."""
-    w, h = 256, 128
-    rows = -(-len(shots) // cols)
-    sheet = Image.new("L", (cols * (w + 10) + 10, rows * (h + 24) + 10), 90)
-    draw = ImageDraw.Draw(sheet)
-    for i, (caption, image) in enumerate(shots):
-        x, y = 10 + (i % cols) * (w + 10), 10 + (i // cols) * (h + 24)
-        sheet.paste(image.convert("L").resize((w, h), Image.NEAREST), (x, y))
-        # the screens' own bitmap font: the same on every Pillow version
-        draw.text((x, y + h + 3), f"{i + 1}. {caption}", font=font(), fill=255)
-    return sheet
+def test_every_flow_screen_matches_its_golden(tmp_path: Path, flow_goldens) -> None:
+    flow_goldens(frames(tmp_path), GOLDEN)
