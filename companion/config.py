@@ -97,6 +97,7 @@ SCHEMA: dict[str, Any] = {
         "width": _int(160, 4656),
         "height": _int(120, 3496),
         "retry_seconds": _number(0.1, 3600),
+        "average_frames": _int(1, 16),
         "auto_capture": _BOOL,
         "still_frames": _int(1, 20),
     },

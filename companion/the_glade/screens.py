@@ -190,8 +190,11 @@ class TurnPage(MenuPage):
             camera = self.ctx.camera
             if camera is None:
                 raise DeviceError("no camera is configured: set camera.source")
+            from companion.calibration.capture import capture_still
+
             progress.update(0.2, "Taking the photo...")
-            photo = camera.capture()
+            frames = int(self.ctx.settings.get("camera", {}).get("average_frames", 1))
+            photo, _averaged = capture_still(camera, frames)
             if self.watcher is not None:
                 self.watcher.seen(photo)
         progress.update(0.5, "Reading the board...")

@@ -87,7 +87,8 @@ start = [Key.OK] if saved is not None else [Key.OK, Key.OK, Key.OK]
 turn = [pause, Key.OK, pause, Key.OK, report, pause, Key.OK, pause, Key.OK]
 settings = copy.deepcopy(dict(load_config(candidates=[]).values))
 settings["display"]["driver"] = "dummy"
-ctx = Context(settings, data_dir, camera=FunctionCamera(lambda n: np.zeros((4, 4, 3), np.uint8)))
+camera = FunctionCamera(lambda n: np.zeros((4, 4, 3), np.uint8))
+ctx = Context(settings, data_dir, camera=camera)
 Service(ctx, open_display(settings["display"]), ScriptedButtons(start + turn * 40),
         idle_poll=0).run()
 print("done", flush=True)

@@ -57,7 +57,8 @@ def test_a_turn_with_real_buttons(tmp_path: Path, factory: MockFactory,
     settings = copy.deepcopy(dict(load_config(candidates=[]).values))
     settings["display"]["driver"] = "dummy"
     settings["games"]["players"] = ["Toni", "Emma"]
-    ctx = Context(settings, tmp_path, camera=FunctionCamera(lambda n: np.zeros((4, 4, 3))))
+    ctx = Context(settings, tmp_path, camera=FunctionCamera(
+        lambda n: np.zeros((4, 4, 3), np.uint8)))
     buttons = GpioButtons(PINS, hold=HOLD, bounce=0, pin_factory=factory)
     service = Service(ctx, open_display(settings["display"]), buttons, idle_poll=0.05)
     loop = threading.Thread(target=service.run, daemon=True)

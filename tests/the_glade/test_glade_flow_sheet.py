@@ -105,7 +105,8 @@ def frames(tmp_path: Path) -> list[tuple[str, Image.Image]]:
     settings = copy.deepcopy(dict(load_config(candidates=[]).values))
     settings["display"]["driver"] = "dummy"
     settings["games"]["players"] = ["Toni", "Emma"]
-    ctx = Context(settings, tmp_path, camera=FunctionCamera(lambda n: np.zeros((4, 4, 3))))
+    ctx = Context(settings, tmp_path, camera=FunctionCamera(
+        lambda n: np.zeros((4, 4, 3), np.uint8)))
     service = Service(ctx, open_display(settings["display"]), None, idle_poll=0)  # type: ignore[arg-type]
     shots = []
     for caption, step in FLOW:
