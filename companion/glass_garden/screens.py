@@ -13,7 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from companion.session import Session, SessionStore
-from companion.ui.pages import BACK, Choice, MenuPage, Outcome, Page, Pop, Replace, TextPage
+from companion.ui.pages import (
+    BACK,
+    Choice,
+    LiveMenuPage,
+    MenuPage,
+    Outcome,
+    Page,
+    Pop,
+    Replace,
+    TextPage,
+)
 from companion.ui.task import Progress, TaskPage
 
 
@@ -85,20 +95,20 @@ def save(ctx: Any, session: Session, tracker: Any) -> None:
     SessionStore(ctx.data_dir).save(session)
 
 
-class TurnPage(MenuPage):
+class TurnPage(LiveMenuPage):
     """The garden's turn: advice, entering a step, undo, the score."""
 
     def __init__(self, ctx: Any, session: Session, tracker: Any) -> None:
         self.ctx, self.session, self.tracker = ctx, session, tracker
-        super().__init__("", [])
+        super().__init__()
         self.refresh()
 
-    def refresh(self) -> None:
+    def current(self) -> tuple[str, list[Choice]]:
         from companion.glass_garden.game import SUNLIGHT_TURN
 
         state = self.tracker.state
         when = "sun" if state.turn == SUNLIGHT_TURN else f"T{state.turn}"
-        self.title = f"Garden {when} score {state.score()}"  # the status line
+        title = f"Garden {when} score {state.score()}"  # the status line
         if self.tracker.finished:
             choices = [Choice("Final score", self._final)]
         else:
@@ -106,17 +116,7 @@ class TurnPage(MenuPage):
         if self.tracker.history:
             choices.append(Choice("Undo", self._undo))
         choices.append(Choice("Leave (saved)", lambda: BACK))
-        if [c.label for c in choices] != [c.label for c in self.choices]:
-            self.selected = 0
-        self.choices = choices
-
-    def view(self, status: str) -> Any:
-        self.refresh()
-        return super().view(status)
-
-    def handle(self, key: Any) -> Outcome:
-        self.refresh()
-        return super().handle(key)
+        return title, choices
 
     def _advice(self) -> Page:
         seconds = float(self.ctx.settings["games"]["glass-garden"]["think_seconds"])

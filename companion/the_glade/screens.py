@@ -18,7 +18,17 @@ from typing import Any
 from companion.devices.buttons import Key
 from companion.errors import CompanionError, DeviceError, StateError
 from companion.session import Session, SessionStore
-from companion.ui.pages import BACK, Choice, MenuPage, Outcome, Page, Pop, Replace, TextPage
+from companion.ui.pages import (
+    BACK,
+    Choice,
+    LiveMenuPage,
+    MenuPage,
+    Outcome,
+    Page,
+    Pop,
+    Replace,
+    TextPage,
+)
 from companion.ui.task import Progress, TaskPage
 
 #: The colours players take, in seat order (the box's four player colours).
@@ -116,12 +126,12 @@ class Watcher:
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="auto-capture")
 
 
-class TurnPage(MenuPage):
+class TurnPage(LiveMenuPage):
     """Whose turn it is, and what they can do now."""
 
     def __init__(self, ctx: Any, session: Session, game: Any) -> None:
         self.ctx, self.session, self.game = ctx, session, game
-        super().__init__("", [])
+        super().__init__()
         camera_settings = ctx.settings.get("camera", {})
         self.watcher = (Watcher(ctx.camera, camera_settings.get("still_frames", 3))
                         if camera_settings.get("auto_capture") and ctx.camera is not None
@@ -145,11 +155,11 @@ class TurnPage(MenuPage):
         return TaskPage("Scanning", f"Reading {player}'s forest...",
                         lambda progress: self._read(progress, player, photo))
 
-    def refresh(self) -> None:
+    def current(self) -> tuple[str, list[Choice]]:
         g = self.game
         # the status line: game, round, whose turn (and the last round when it has begun)
-        self.title = f"Glade R{g.state.round} {g.current}" + (" last"
-                                                              if g.state.end_triggered else "")
+        title = f"Glade R{g.state.round} {g.current}" + (" last" if g.state.end_triggered
+                                                          else "")
         choices = []
         if g.finished:
             choices.append(Choice("Final score", self._final))
@@ -163,17 +173,7 @@ class TurnPage(MenuPage):
             choices.append(Choice("End turn", self._end_turn))
             choices.append(Choice("Score so far", self._final))
         choices.append(Choice("Leave (saved)", lambda: BACK))
-        if [c.label for c in choices] != [c.label for c in self.choices]:
-            self.selected = 0  # the game moved on: start at the top of the new choices
-        self.choices = choices
-
-    def view(self, status: str) -> Any:
-        self.refresh()
-        return super().view(status)
-
-    def handle(self, key: Key) -> Outcome:
-        self.refresh()  # the game may have moved on since the page was drawn
-        return super().handle(key)
+        return title, choices
 
     # --- placements ------------------------------------------------------------------------
 

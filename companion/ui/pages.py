@@ -97,6 +97,32 @@ class MenuPage(Page):
         return None
 
 
+class LiveMenuPage(MenuPage):
+    """A menu that follows a game as it moves on: its title and choices are rebuilt from
+    :meth:`current` before every draw and every key, and the selection goes back to the top
+    whenever the choices change."""
+
+    def __init__(self) -> None:
+        super().__init__("", [])
+
+    def current(self) -> tuple[str, list[Choice]]:
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        title, choices = self.current()
+        if [c.label for c in choices] != [c.label for c in self.choices]:
+            self.selected = 0
+        self.title, self.choices = title, choices
+
+    def view(self, status: str) -> View:
+        self.refresh()
+        return super().view(status)
+
+    def handle(self, key: Key) -> Outcome:
+        self.refresh()  # the game may have moved on since the page was drawn
+        return super().handle(key)
+
+
 class TextPage(Page):
     """Text to read, scrolled with UP/DOWN; OK or BACK closes it."""
 
