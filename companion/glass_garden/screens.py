@@ -20,7 +20,6 @@ from companion.ui.pages import (
     MenuPage,
     Outcome,
     Page,
-    Pop,
     Replace,
     TextPage,
 )
@@ -151,19 +150,12 @@ class TurnPage(LiveMenuPage):
 
     def _final(self) -> Page:
         from companion.glass_garden.scoring import title
-        from companion.history import Finished, History
+        from companion.ui.game_over import game_over_menu
 
         points = self.tracker.state.score()
         name = self.session.players[0] if self.session.players else "Player 1"
         data = {"players": [{"name": name, "total": points}], "winner": name}
-
-        def record() -> Page:
-            History(self.ctx.data_dir).add(Finished.from_score("glass-garden", data))
-            SessionStore(self.ctx.data_dir).clear()
-            return TextPage("Saved", ["The game is in the history.", "OK: back"],
-                            on_ok=lambda: Pop(3))
-
+        over = game_over_menu(self.ctx, "glass-garden", data, back=3, end_session=True,
+                              message="The game is in the history.")
         return TextPage("Final score", [f"{points} points: {title(points)}"],
-                        on_ok=lambda: Replace(MenuPage("Game over", [
-                            Choice("Save to history", record),
-                            Choice("Back", lambda: BACK)])))
+                        on_ok=lambda: Replace(over))

@@ -262,22 +262,16 @@ class TurnPage(LiveMenuPage):
         return None
 
     def _final(self) -> Page:
-        from companion.history import Finished, History
         from companion.the_glade.scoring import score_game
+        from companion.ui.game_over import game_over_menu
         from companion.ui.pages import score_lines
 
         data = score_game(self.game.state).to_dict()
         if not self.game.finished:
             return TextPage("Score so far", score_lines(data, final=False))
-
-        def record() -> Page:
-            History(self.ctx.data_dir).add(Finished.from_score("the-glade", data))
-            SessionStore(self.ctx.data_dir).clear()
-            return TextPage("Saved", ["The game is in the history.", "OK: back"],
-                            on_ok=lambda: Pop(3))
-
-        return TextPage("Final score", score_lines(data), on_ok=lambda: Replace(MenuPage(
-            "Game over", [Choice("Save to history", record), Choice("Back", lambda: BACK)])))
+        over = game_over_menu(self.ctx, "the-glade", data, back=3, end_session=True,
+                              message="The game is in the history.")
+        return TextPage("Final score", score_lines(data), on_ok=lambda: Replace(over))
 
 
 def settle_uncertain(result: dict[str, Any], before: Any,

@@ -21,9 +21,10 @@ from companion.devices.display import Display
 from companion.devices.systemd import Notifier
 from companion.errors import CompanionError
 from companion.games import GameInfo, all_games, find_game
-from companion.history import Finished, History
+from companion.history import History
 from companion.paths import game_data_dir
 from companion.session import Session, SessionStore
+from companion.ui.game_over import game_over_menu
 from companion.ui.pages import (
     BACK,
     QUIT,
@@ -91,16 +92,9 @@ class ScoreChooser(MenuPage):
 
     def _score(self, path: Path) -> Page:
         report = self.game.job("score")(path)
-        finished = Finished.from_score(self.game.name, report.data)
-
-        def save() -> Page:
-            History(self.ctx.data_dir).add(finished)
-            # after reading it, back to the game's menu (past chooser, score and this menu)
-            return TextPage("Saved", ["The score is in the history.", "OK: back"],
-                            on_ok=lambda: Pop(4))
-
-        after = MenuPage("Game over", [Choice("Save to history", save),
-                                       Choice("Back", lambda: BACK)])
+        # once saved, back to the game's menu (past the saved page, this menu, score, chooser)
+        after = game_over_menu(self.ctx, self.game.name, report.data, back=4,
+                               message="The score is in the history.")
         return TextPage(f"{self.game.title} score", score_lines(report.data),
                         on_ok=lambda: after)
 

@@ -98,3 +98,24 @@ def test_history_page_with_no_games(tmp_path: Path) -> None:
 
 def test_seat_names_pad_with_player_numbers() -> None:
     assert seat_names([], 2) == ["Player 1", "Player 2"]
+
+
+def test_game_over_saves_to_history_and_ends_the_saved_game(tmp_path: Path) -> None:
+    from companion.history import History
+    from companion.ui.game_over import game_over_menu
+    from companion.ui.pages import Pop
+    from companion.ui.service import Context
+
+    SessionStore(tmp_path).save(Session("counting", ["Toni"]))
+    score = {"players": [{"name": "Toni", "total": 14}], "winner": "Toni"}
+    menu = game_over_menu(Context({}, tmp_path), "counting", score, back=3, end_session=True,
+                          message="The game is in the history.")
+    saved = menu.handle(Key.OK)
+    assert isinstance(saved, TextPage) and saved.lines[0] == "The game is in the history."
+    assert History(tmp_path).games()[0].totals == (("Toni", 14),)
+    assert SessionStore(tmp_path).load() is None
+    assert saved.handle(Key.OK) == Pop(3)
+    menu.handle(Key.DOWN)
+    from companion.ui.pages import BACK
+
+    assert menu.handle(Key.OK) is BACK
