@@ -55,12 +55,15 @@ def atomic_write_json(path: Path, data: Any) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+class _Twice(StateError):
+    """A key written twice in one object (named with its file by :func:`read_data_file`)."""
+
+
 def _no_duplicates(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
     out: dict[Any, Any] = {}
     for k, v in pairs:
         if k in out:
-            raise StateError(f"the key {k!r} appears twice in one object (two things on one "
-                             "square?)")
+            raise _Twice(k)
         out[k] = v
     return out
 
@@ -85,6 +88,14 @@ def read_data_file(path: Path, what: str = "state file") -> Any:
         raise InputFileError(f"{what} {path} cannot be read: {exc.strerror or exc}") from None
     if not text.strip():
         raise StateError(f"{what} {path} is empty")
+    try:
+        return _parse(text, path, what)
+    except _Twice as twice:
+        raise StateError(f"{what} {path}: the key {twice.args[0]!r} appears twice in one "
+                         "object; keep one") from None
+
+
+def _parse(text: str, path: Path, what: str) -> Any:
     suffix = path.suffix.lower()
     if suffix not in (".yaml", ".yml"):
         try:

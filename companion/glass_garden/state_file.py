@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from companion.errors import ConfigError, InputFileError, StateError
+from companion.errors import ConfigError, StateError
 from companion.glass_garden.critter import DARK_TURNS, expected_side
 from companion.glass_garden.deck import GLASS_POSITIONS, ROWS, SAMPLE_DECK, Deck, load_deck
 from companion.glass_garden.game import ACTIONS, SUNLIGHT, SUNLIGHT_TURN, State, Table
@@ -151,18 +151,11 @@ def parse_state(data: Any, base: Path = Path(".")) -> State:
 
 
 def load_state(path: Path | str) -> State:
-    import yaml
+    """Read and check a state file (JSON or YAML; a key written twice is refused)."""
+    from companion.storage import read_data_file
 
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputFileError(f"state file {path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise StateError(f"state file {path} is not valid YAML/JSON: {exc}") from None
-    return parse_state(data, path.parent)
+    return parse_state(read_data_file(path, "state file"), path.parent)
 
 
 def dump_state(state: State, deck_ref: str = "sample") -> dict[str, Any]:

@@ -98,3 +98,17 @@ def test_history_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["history", "--config", str(config), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["games"][0]["winner"] == "Toni"
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("s.json", '{"D4": "hedgehog/acorn/oak", "D4": "mouse/acorn/oak"}'),
+    ("s.yaml", "tiles:\n  D4: hedgehog/acorn/oak\n  D4: mouse/acorn/oak\n"),
+])
+def test_a_key_written_twice_is_refused_naming_file_and_key(tmp_path: Path, name: str,
+                                                           content: str) -> None:
+    path = tmp_path / name
+    path.write_text(content)
+    with pytest.raises(StateError) as info:
+        read_data_file(path)
+    assert str(info.value) == (f"state file {path}: the key 'D4' appears twice in one object; "
+                               "keep one")
