@@ -44,9 +44,11 @@ class Finished:
                    tuple((p["name"], int(p["total"])) for p in data["players"]),
                    data.get("winner"))
 
-    def line(self) -> str:
+    def line(self, with_game: bool = True) -> str:
+        """"2026-11-29 the-glade: Toni 24, Emma 23" (without the game on a game's own page)."""
         scores = ", ".join(f"{n} {t}" for n, t in self.totals)
-        return f"{self.finished_at[:10]} {self.game}: {scores}"
+        game = f" {self.game}" if with_game else ""
+        return f"{self.finished_at[:10]}{game}: {scores}"
 
 
 class History:

@@ -147,8 +147,7 @@ class GameMenu(MenuPage):
 
 def history_page(ctx: Context, game: GameInfo) -> Page:
     games = [g for g in History(ctx.data_dir).games() if g.game == game.name]
-    lines = [g.line().split(": ", 1)[0][:10] + ": " + g.line().split(": ", 1)[1]
-             for g in games] or ["No finished games yet."]
+    lines = [g.line(with_game=False) for g in games] or ["No finished games yet."]
     return TextPage(f"{game.title} history", lines)
 
 

@@ -78,6 +78,7 @@ def test_history_newest_first_and_capped(tmp_path: Path) -> None:
     assert len(games) == KEEP
     assert games[0].totals == (("Toni", KEEP + 2), ("Emma", 5))
     assert games[0].line() == f"2026-11-29 the-glade: Toni {KEEP + 2}, Emma 5"
+    assert games[0].line(with_game=False) == f"2026-11-29: Toni {KEEP + 2}, Emma 5"
 
 
 def test_damaged_history_is_named_not_emptied(tmp_path: Path) -> None:
