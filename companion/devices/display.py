@@ -53,14 +53,21 @@ class Display:
         self.dimmed = False
 
     def show(self, frame: Image.Image) -> None:
-        """Put ``frame`` on the panel (it must match the panel's size)."""
+        """Put ``frame`` on the panel (it must match the panel's size). The loop draws on every
+        turn; a frame the panel already shows is not sent again (no I2C traffic when idle)."""
         if frame.size != (self.width, self.height):
             raise ValueError(f"frame is {frame.size}, panel is {(self.width, self.height)}")
+        if self.last_frame is not None and frame.tobytes() == self.last_frame.tobytes():
+            return
         self.last_frame = frame
         try:
             self.device.display(frame.convert(self.device.mode))
         except OSError as exc:
             raise DeviceError(f"the OLED stopped answering ({exc}): check its wiring") from None
+        self.shown(frame)
+
+    def shown(self, frame: Image.Image) -> None:
+        """A new frame went to the panel (a hook for recording back-ends)."""
 
     def dim(self, on: bool, contrast: int = 255) -> None:
         """Lower the panel's contrast after idle time, to spare the OLED; raise it again."""
@@ -102,10 +109,7 @@ class RecordingDisplay(Display):
         #: fixed time per frame in the GIF (ms); None keeps the real timing
         self.frame_ms: int | None = None
 
-    def show(self, frame: Image.Image) -> None:
-        if self.frames and frame.tobytes() == self.frames[-1][0].tobytes():
-            return
-        super().show(frame)
+    def shown(self, frame: Image.Image) -> None:
         self.frames.append((frame.copy(), self._clock()))
         if self.echo:
             print(frame_to_text(frame), flush=True)

@@ -98,3 +98,12 @@ def test_display_wraps_any_luma_device() -> None:
     display = Display(dummy(mode="1"), "test")
     display.show(frame())
     assert display.width == 128 and display.height == 64
+
+
+def test_a_frame_already_on_the_panel_is_not_sent_again() -> None:
+    display = open_display(SETTINGS)
+    sent: list[Image.Image] = []
+    display.device.display = sent.append
+    for text in ("a", "a", "b", "b", "a"):
+        display.show(frame(text))
+    assert len(sent) == 3
