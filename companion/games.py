@@ -12,6 +12,8 @@ The job functions' signatures are fixed by the command line (see ``companion/cli
 * ``hint(state: Path, *, player: str, rack: list[str], limit: int | None) -> Report``
 * ``enrol(pack: Path, *, out: Path) -> Report``
 * ``scan(photo: Path, *, model: Path, overlay: Path | None, previous: Path | None) -> Report``
+* ``cut-sheet``: ``(photo: Path, *, pack: Path, names: Path | None, season: str | None,
+  size: int, start: int | None) -> Report``
 * ``assist(state: Path, *, seconds: float) -> Report``
 * ``play(*, seed: int) -> int`` (an interactive terminal game; returns an exit status)
 """
@@ -32,6 +34,7 @@ JOBS: dict[str, str] = {
     "hint": "suggest placements",
     "enrol": "learn components from an enrolment pack",
     "scan": "read a photo of the table",
+    "cut-sheet": "cut tile photos out of a photo of a sheet of tiles",
     "assist": "advise the solo player",
     "play": "play a game in the terminal",
 }

@@ -165,6 +165,15 @@ def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     if command == "enrol":
         return _job_result(args, job(_existing(args.pack, "pack folder", folder=True),
                                      out=Path(args.out)))
+    if command == "cut-sheet":
+        if not 32 <= args.size <= 1024:
+            parser.error("--size must be between 32 and 1024")
+        if args.start is not None and args.start < 1:
+            parser.error("--start must be 1 or more")
+        names = _existing(args.names, "names file") if args.names else None
+        return _job_result(args, job(_existing(args.photo, "photo"),
+                                     pack=Path(args.pack).expanduser(), names=names,
+                                     season=args.season, size=args.size, start=args.start))
     if command == "scan":
         previous = _existing(args.previous, "state file") if args.previous else None
         return _job_result(args, job(_existing(args.photo, "photo"),

@@ -89,6 +89,25 @@ def build_parser() -> argparse.ArgumentParser:
     enrol.add_argument("pack", help="the pack folder (holding pack.yaml)")
     enrol.add_argument("--out", required=True, metavar="MODEL", help="the model folder to write")
 
+    cut = add("cut-sheet", "cut tile photos for an enrolment pack out of one photo of tiles "
+              "laid in rows on a plain sheet")
+    cut.add_argument("game", help=GAME_HELP)
+    cut.add_argument("photo", help="the photo of the sheet, taken from above (JPEG or PNG)")
+    cut.add_argument("--pack", required=True, metavar="DIR",
+                     help="the pack folder (made if missing): writes tiles/NNNN.png and a "
+                          "contact sheet to check them by, and adds their entries to its "
+                          "pack.yaml, keeping what is there")
+    cut.add_argument("--names", metavar="FILE",
+                     help="the tiles' names in reading order (rows top to bottom, each left "
+                          "to right), one a line: 'hedgehog/acorn/oak spring'; without it "
+                          "the entries get placeholders to fill in")
+    cut.add_argument("--season", choices=["spring", "summer"],
+                     help="the season of every tile whose line gives none")
+    cut.add_argument("--size", type=int, default=128, metavar="PX",
+                     help="width of each cut tile image in pixels (default: %(default)s)")
+    cut.add_argument("--start", type=int, metavar="N",
+                     help="number of the first tile file (default: after the pack's last)")
+
     scan = add("scan", "read what lies on a board from one photo")
     scan.add_argument("game", help=GAME_HELP)
     scan.add_argument("photo", help="the photo (JPEG or PNG)")

@@ -17,6 +17,7 @@ GAME = GameInfo(
         "hint": "companion.the_glade.jobs:hint",
         "enrol": "companion.the_glade.recognition.jobs:enrol",
         "scan": "companion.the_glade.recognition.jobs:scan",
+        "cut-sheet": "companion.the_glade.recognition.cut_sheet:cut_sheet",
     },
     screens="companion.the_glade.screens:play_page",
     # the solo game's set-up (12 neutral counters) is not entered at the table yet
