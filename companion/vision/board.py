@@ -19,7 +19,6 @@ DETECT_SIDE = 1000     # photos are searched at this longer side
 REF_SIDE = 480         # the board's reference features are learnt at this longer side
 BOARD_FEATURES = 1200
 PHOTO_FEATURES = 3000
-REFINE_FEATURES = 1500
 MIN_INLIERS = 25
 ECC_LEVELS = ((0.5, 20), (1.0, 6))  # (scale, iterations) of the dense alignment
 
@@ -164,32 +163,6 @@ class BoardFinder:
         if _masked_ncc(moved, template, mask) < _masked_ncc(view, template, mask):
             return first
         return Located(ref_to_photo @ warp @ to_ref, first.inliers, first.matches)
-
-    def _refine_once(self, gray: np.ndarray, first: Located, near_px: float,
-                     ransac_px: float) -> Located:
-        """Re-match on a view rectified by ``first`` (nearly the identity now), keeping only
-        matches within ``near_px`` reference pixels of where the fit puts them."""
-        s = self.ref_scale
-        rw, rh = round(self.size[0] * s), round(self.size[1] * s)
-        to_ref = np.diag([s, s, 1.0])
-        ref_to_photo = first.homography @ np.linalg.inv(to_ref)
-        view = cv2.warpPerspective(gray, ref_to_photo, (rw, rh),
-                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-        kps, des = _orb(REFINE_FEATURES).detectAndCompute(view, None)
-        if des is None or len(kps) < MIN_INLIERS:
-            return first
-        good = self._match(des, 0.85)
-        src = self.points[[q for q, _ in good]]
-        dst = np.array([kps[t].pt for _, t in good], np.float32).reshape(-1, 2)
-        near = (np.linalg.norm(src - dst, axis=1) < near_px if len(good)
-                else np.zeros(0, bool))
-        if int(near.sum()) < MIN_INLIERS:
-            return first
-        hm, mask = cv2.findHomography(src[near], dst[near], cv2.RANSAC, ransac_px,
-                                      maxIters=2000, confidence=0.995)
-        if hm is None or int(mask.sum()) < MIN_INLIERS:
-            return first
-        return Located(ref_to_photo @ hm @ to_ref, int(mask.sum()), first.matches)
 
     def plausible(self, homography: np.ndarray, frame: tuple[int, int]) -> bool:
         """Is the fit a real view of a flat board (convex, not tiny, not wildly skewed)?"""

@@ -78,7 +78,7 @@ def test_sample_pack_is_labelled_sample(pack):
 def test_enrol_report_and_manifest(model):
     manifest = json.loads((model / "manifest.json").read_text())
     assert manifest["game"] == "the-glade"
-    assert manifest["version"] == 1
+    assert manifest["version"] == 2
     assert len(set(manifest["tile_names"])) == 64
 
 

@@ -10,6 +10,8 @@ import numpy as np
 
 from companion.errors import ModelError
 from companion.report import Report
+from companion.the_glade.recognition.counter_colour import colour_vectors
+from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, detail_face
 from companion.the_glade.recognition.model import (
     ANGLES,
     CELL_PX,
@@ -48,6 +50,14 @@ def _smooth(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image.astype(np.float32), (0, 0), SMOOTH)
 
 
+def tile_detail(face: np.ndarray, tile_size: float) -> np.ndarray:
+    """The face's detail descriptor at turn 0, for the closer look at close calls."""
+    n = max(8, round(tile_side(tile_size) * FINE))
+    small = cv2.GaussianBlur(cv2.resize(face, (n, n), interpolation=cv2.INTER_AREA).astype(
+        np.float32), (0, 0), DETAIL_SMOOTH)
+    return detail_face(small, n * TILE_INSET, 0)
+
+
 def tile_descriptors(face: np.ndarray, tile_size: float) -> np.ndarray:
     """Descriptors of a tile face at each of its 4 turns (k quarter turns clockwise), made as
     the scanner makes them from a photo: at fine-view size, smoothed, cut inside the rim."""
@@ -58,13 +68,16 @@ def tile_descriptors(face: np.ndarray, tile_size: float) -> np.ndarray:
     return describe(np.stack(patches))
 
 
-def counter_descriptors(face: np.ndarray, counter_size: float) -> np.ndarray:
-    """Descriptors of a counter face at COUNTER_TURNS angles (counters lie any way round)."""
+def counter_descriptors(face: np.ndarray, counter_size: float) -> tuple[np.ndarray, np.ndarray]:
+    """Descriptors of a counter face at COUNTER_TURNS angles (counters lie any way round):
+    by shape and shading (light-flattened, as tiles) and by colour (as photographed, see
+    :mod:`counter_colour`)."""
     n = max(8, round(counter_side(counter_size) * FINE))
     small = _smooth(cv2.resize(face, (n, n), interpolation=cv2.INTER_AREA))
-    patches = [cut(small, (n / 2, n / 2), 360.0 * k / COUNTER_TURNS, n * COUNTER_INSET,
-                   COUNTER_PATCH) for k in range(COUNTER_TURNS)]
-    return describe(np.stack(patches), plane=False, where=disc_mask())
+    patches = np.stack([cut(small, (n / 2, n / 2), 360.0 * k / COUNTER_TURNS,
+                            n * COUNTER_INSET, COUNTER_PATCH) for k in range(COUNTER_TURNS)])
+    return (describe(patches, plane=False, where=disc_mask()),
+            colour_vectors(patches / 255.0, disc_mask()))
 
 
 def _ring(inner: np.ndarray, ring: int, fill) -> np.ndarray:
@@ -119,7 +132,9 @@ def build_model(pack: Pack, source: str = "") -> Model:
     names, turns, seasons, templates = [], [], [], []
     side = round(tile_side(pack.tile_size))
     mean_face = np.zeros((side, side), np.float32)
+    details = []
     for face in pack.tiles:
+        details.append(tile_detail(face.image, pack.tile_size))
         for k, vec in enumerate(tile_descriptors(face.image, pack.tile_size)):
             names.append(face.tile)
             turns.append(k)
@@ -130,13 +145,15 @@ def build_model(pack: Pack, source: str = "") -> Model:
         for k in range(4):
             mean_face += np.rot90(gray, k)
     mean_face /= 4 * len(pack.tiles)
-    counter_names, counter_templates, counter_pose = [], [], []
+    counter_names, counter_templates, counter_pose, colours = [], [], [], []
     cside = round(counter_side(pack.counter_size))
     board_colour = np.mean([b.working.reshape(-1, 3).mean(axis=0) for b in boards], axis=0)
     for face in pack.counters:
-        for vec in counter_descriptors(face.image, pack.counter_size):
+        shapes, tints = counter_descriptors(face.image, pack.counter_size)
+        for vec, tint in zip(shapes, tints, strict=True):
             counter_names.append(face.counter)
             counter_templates.append(vec)
+            colours.append(tint)
         counter_pose.append(pose_templates(_turned_all_round(face.image, cside, board_colour),
                                            board_colour, angles=(0.0,))[0])
     dim = 3 * COUNTER_PATCH * COUNTER_PATCH
@@ -150,7 +167,11 @@ def build_model(pack: Pack, source: str = "") -> Model:
         counter_pose=(np.stack(counter_pose) if counter_pose
                       else np.zeros((0, cside + 8, cside + 8, 3), np.float32)),
         tile_size=pack.tile_size, counter_size=pack.counter_size,
-        manifest={"pack": source, "note": pack.note, "sample": bool(pack.extra.get("sample"))})
+        manifest={"pack": source, "note": pack.note, "sample": bool(pack.extra.get("sample"))},
+        tile_detail=(np.stack(details) if details
+                     else np.zeros((0, DETAIL, DETAIL, 3), np.float32)),
+        counter_colours=(np.stack(colours).astype(np.float32) if colours
+                         else np.zeros((0, dim), np.float32)))
 
 
 def enrol(pack: Path, *, out: Path) -> Report:

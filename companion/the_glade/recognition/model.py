@@ -8,7 +8,7 @@ folder of another game or format version with a message saying to enrol again.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,12 @@ import numpy as np
 
 from companion.errors import ModelError
 from companion.the_glade.names import BoardGeometry
+from companion.the_glade.recognition.detail import DETAIL
 from companion.the_glade.recognition.pack import GAME, Grid
 from companion.vision.board import BoardFinder
 
 FORMAT = "the-glade-recognition"
-VERSION = 1
+VERSION = 2  # 2: detail faces for close calls, counters by colour
 
 #: Working resolution: rectified boards have this many pixels per square.
 CELL_PX = 48
@@ -72,6 +73,11 @@ class Model:
     tile_size: float
     counter_size: float
     manifest: dict[str, Any]
+    #: every tile face at turn 0 as a detail descriptor (faces, DETAIL, DETAIL, 3); template
+    #: ``j`` shows face ``j // 4`` at turn ``tile_turns[j]``
+    tile_detail: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1, 3), np.float32))
+    #: counter faces by colour, one per counter template (recognition/counter_colour.py)
+    counter_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
 
 
 def save_model(model: Model, out: Path) -> None:
@@ -90,7 +96,9 @@ def save_model(model: Model, out: Path) -> None:
                   tile_templates=model.tile_templates.astype(np.float16),
                   tile_pose=model.tile_pose.astype(np.float32),
                   counter_templates=model.counter_templates.astype(np.float16),
-                  counter_pose=model.counter_pose.astype(np.float32))
+                  counter_pose=model.counter_pose.astype(np.float32),
+                  tile_detail=model.tile_detail.astype(np.float16),
+                  counter_colours=model.counter_colours.astype(np.float16))
     with open(out / "model.npz", "wb") as fh:
         np.savez_compressed(fh, **arrays)
     manifest = dict(model.manifest)
@@ -103,7 +111,7 @@ def save_model(model: Model, out: Path) -> None:
         "tile_size": model.tile_size, "counter_size": model.counter_size,
         "params": {"cell_px": CELL_PX, "tile_patch": TILE_PATCH, "tile_inset": TILE_INSET,
                    "counter_patch": COUNTER_PATCH, "counter_inset": COUNTER_INSET,
-                   "counter_turns": COUNTER_TURNS},
+                   "counter_turns": COUNTER_TURNS, "detail": DETAIL},
     })
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
 
@@ -135,7 +143,8 @@ def load_model(folder: Path) -> Model:
                              f"{manifest.get('version')!r}, but this companion reads {FORMAT!r} "
                              f"version {VERSION}")
     params = manifest.get("params", {})
-    if params.get("cell_px") != CELL_PX or params.get("tile_patch") != TILE_PATCH:
+    if (params.get("cell_px") != CELL_PX or params.get("tile_patch") != TILE_PATCH
+            or params.get("detail") != DETAIL):
         raise _again(folder, "it was made with other recognition settings")
     try:
         with np.load(folder / "model.npz") as z:
@@ -152,6 +161,8 @@ def load_model(folder: Path) -> Model:
                      arrays["tile_templates"].astype(np.float32), arrays["tile_pose"],
                      list(manifest["counter_names"]),
                      arrays["counter_templates"].astype(np.float32), arrays["counter_pose"],
-                     float(manifest["tile_size"]), float(manifest["counter_size"]), manifest)
+                     float(manifest["tile_size"]), float(manifest["counter_size"]), manifest,
+                     arrays["tile_detail"].astype(np.float32),
+                     arrays["counter_colours"].astype(np.float32))
     except (OSError, KeyError, ValueError, TypeError) as exc:
         raise _again(folder, f"model.npz is missing or damaged ({exc})") from None

@@ -19,6 +19,8 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.names import Square
+from companion.the_glade.recognition.counter_colour import board_light, colour_vectors
+from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, align, weighed
 from companion.the_glade.recognition.enrol import counter_side, tile_side
 from companion.the_glade.recognition.model import (
     ANGLES,
@@ -51,11 +53,15 @@ SATURATED = 0.3      # share of washed-out pixels that makes a square unreadable
 # decision thresholds (tuned on the sample style 1 only)
 NAME_MARGIN = 0.1    # (second - best) / (gap between their templates) below this: not sure
 NAME_Z = 1.0         # the same in units of the photo's misfit
-COUNTER_MARGIN = 0.06
+COUNTER_MARGIN = 0.15  # by colour: (second - best) / (second + best) below this: not sure
 KIND_RATIO = 0.68   # best / second-best kind distance above this: not sure
+#: ... between an empty square and a tile, the two readings least alike (a tile covers the
+#: square's print), so a closer ratio is still sure (tuned on styles 1 and 3)
+EMPTY_TILE_RATIO = 0.78
 MAX_DISTANCE = 0.06  # best distance above this: not sure
 DISC_NONE = 0.42     # a counter's outline matching worse than this: no counter
-DISC_SURE = 0.5      # ... worse than this: not sure
+DISC_SURE = 0.5      # ... worse than this: not sure, unless the counter reading is far
+CLEAR_COUNTER = 0.4  # better than the others (best / second-best kind distance below this)
 
 
 @dataclass
@@ -251,6 +257,7 @@ class _Cache:
         self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
         self.empty: dict[int, np.ndarray] = {}
         self.blurred: dict[float, _Templates] = {}
+        self.detail: dict[tuple[int, float], np.ndarray] = {}
 
 
 _CACHES: dict[int, _Cache] = {}
@@ -316,8 +323,8 @@ def _blurred(model: Model, cache: _Cache, sigma: float) -> _Templates:
     return cache.blurred[key]
 
 
-REFINE_Z = 2.0
-REFINE_BELOW = 0.4  # refine a tile's place when its name margin is below this
+REFINE_Z = 3.5
+REFINE_BELOW = 0.7  # refine a tile's place when its name margin is below this
 
 
 def _zscore(d1: float, d2: float, gap: float) -> float:
@@ -355,6 +362,50 @@ def _refine(templates: _Templates, cache: _Cache, vecs: np.ndarray,
         out.append((float(d[:, k].min()), int(idx[k]), name))
     out.sort()
     return out
+
+
+DETAIL_MARGIN = 0.2   # closer look: the photo nearer the best face than this, where they differ
+DETAIL_NOISE = 0.5    # ... and the best face's own misfit there below this (both in units of
+                      # the two faces' difference there)
+STRONG_MARGIN = 0.4   # a closer look this clear overrules a first look that named another
+STRONG_NOISE = 0.25
+
+
+@dataclass(frozen=True)
+class _Look:
+    names: tuple[str, int, str]   # best name, its template, second name
+    margin: float
+    noise: float
+
+
+def _detail_face(model: Model, cache: _Cache, j: int, sigma: float) -> np.ndarray:
+    """Template ``j``'s detail face, turned and blurred like the photo (cached)."""
+    key = (j, round(sigma * 4) / 4)
+    face = cache.detail.get(key)
+    if face is None:
+        face = np.ascontiguousarray(np.rot90(model.tile_detail[j // 4], -int(model.tile_turns[j])))
+        if key[1] >= 0.25:
+            face = cv2.GaussianBlur(face, (0, 0), key[1])
+        if len(cache.detail) > 4096:
+            cache.detail.clear()
+        cache.detail[key] = face
+    return face
+
+
+def _closer_look(model: Model, cache: _Cache, view: np.ndarray, centre: np.ndarray,
+                 angle: float, side: float, ranked: list[tuple[float, int, str]],
+                 sigma: float) -> _Look | None:
+    """Compare a close call's few names at full detail (see :mod:`detail`)."""
+    if len(model.tile_detail) * 4 != len(model.tile_names):
+        return None
+    found = align(view, (float(centre[0]), float(centre[1])), angle, side,
+                  [(name, j, _detail_face(model, cache, j, sigma)) for _, j, name in ranked])
+    first, second = found[0], found[1]
+    verdict = weighed(first, second)
+    if verdict.margin < 0:
+        first, second = second, first
+        verdict = weighed(first, second)
+    return _Look((first.name, first.template, second.name), verdict.margin, verdict.noise)
 
 
 def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -425,13 +476,17 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                 or _zscore(per[0][0], per[1][0], gap) < REFINE_Z):
             close.append((i, [p[2] for p in per[:3]]))
         tiles.append((per[0], per[1]))
+    looks: dict[int, _Look | None] = {}
     if close:  # close calls: every shift of every close square described in one go
+        detail_view = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), DETAIL_SMOOTH)
         patches = np.concatenate([_refine_patches(smooth, t_pos[i] * FINE, -t_angle[i], tside)
                                   for i, _ in close])
         vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
         for (i, names), v in zip(close, vecs, strict=True):
             per = _refine(tset, cache, v, names)
             tiles[i] = (per[0], per[1])
+            looks[i] = _closer_look(model, cache, detail_view, t_pos[i] * FINE, -t_angle[i],
+                                    tside, per, blur * FINE * DETAIL / tside)
     # counters: only on inner squares that are neither clearly a tile nor clearly empty
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
     d_tile = np.array([t[0][0] for t in tiles])
@@ -443,21 +498,29 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         cscore, cpos, _ = _pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
                                   round(COUNTER_SEARCH * CELL_PX), windowed=True)
         cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
-        cvec = describe(_cuts(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH),
-                        plane=False, where=disc_mask())
-        cd = distances(cvec, model.counter_templates)
-        cper, cnames, _ = _per_name(cd, model.counter_names)
+        cpatches = _cuts(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
+        # whether a counter lies there: its shape and shading, as for tiles
+        cvec = describe(cpatches, plane=False, where=disc_mask())
+        cper, cnames, _ = _per_name(distances(cvec, model.counter_templates),
+                                    model.counter_names)
+        # which counter: its colours, under the light measured on the board round it
+        names_by_colour = _counter_colours(model, view, ref, strip, centres[idx], cpos,
+                                           cpatches)
         for k, i in enumerate(idx):
             o = np.argsort(cper[k])
-            second = float(cper[k, o[1]]) if len(o) > 1 else float("inf")
-            counter[i] = (float(cper[k, o[0]]), second, cnames[o[0]], cpos[k])
+            c1 = float(cper[k, o[0]])
+            c2 = float(cper[k, o[1]]) if len(o) > 1 else float("inf")
+            margin, cname = (c2 - c1) / max(c1 + c2, 1e-9), cnames[o[0]]
+            if names_by_colour is not None:
+                margin, cname = names_by_colour[k]
+            counter[i] = (c1, margin, cname, cpos[k])
             pose_score[i] = float(cscore[k])
     out = []
     for i, sq in enumerate(squares):
         (d1, j1, name1), (d2, j2, name2) = tiles[i]
-        c1, c2, cname, cpos_i = counter.get(i, (float("inf"), float("inf"), None, centres[i]))
+        c1, cmargin, cname, cpos_i = counter.get(i, (float("inf"), 0.0, None, centres[i]))
         if pose_score[i] < DISC_NONE:  # no round counter there, whatever the colours say
-            c1 = c2 = float("inf")
+            c1 = float("inf")
         kinds = {"empty": float(edist[i]), "tile": d1, "counter": c1}
         ranked = sorted(kinds, key=kinds.get)
         kind, other = ranked[0], ranked[1]
@@ -480,22 +543,45 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.distances["margin"] = round(margin, 3)
             reading.distances["z"] = round(float(zscore), 2)
             conf = min(conf, margin)
-            if margin < NAME_MARGIN * (1 + 2 * sat[i]) or zscore < NAME_Z:
+            first_sure = margin >= NAME_MARGIN * (1 + 2 * sat[i]) and zscore >= NAME_Z
+            look = looks.get(i)
+            if look is None:
+                sure = first_sure
+            else:
+                # a close call: both looks must name the same face, and one of them be sure
+                reading.distances["detail_margin"] = round(look.margin, 3)
+                reading.distances["detail_noise"] = round(look.noise, 3)
+                detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * sat[i])
+                               and look.noise <= DETAIL_NOISE)
+                if look.names[0] == name1:
+                    sure = first_sure or detail_sure
+                    conf = min(conf, max(look.margin, margin))
+                else:  # they disagree: only a clear closer look overrules the first
+                    sure = (look.margin >= STRONG_MARGIN * (1 + 2 * sat[i])
+                            and look.noise <= STRONG_NOISE)
+                    name2 = name1
+                    name1, j1 = look.names[0], look.names[1]
+                    reading.name = name1
+                    reading.turn = int(model.tile_turns[j1])
+                    reading.season = model.tile_seasons[j1]
+                    conf = min(conf, look.margin)
+            if not sure:
                 reading.reason = f"looks like {name1} or {name2}"
         elif kind == "counter":
             reading.name = cname
             reading.centre = (float(cpos_i[0]), float(cpos_i[1]))
-            margin = (c2 - c1) / max(c1 + c2, 1e-9)
+            margin = cmargin
             reading.distances["margin"] = round(float(margin), 3)
             reading.distances["disc"] = round(float(pose_score[i]), 3)
             conf = min(conf, margin)
             if margin < COUNTER_MARGIN * (1 + 2 * sat[i]):
                 reading.reason = "counter colour or side unclear"
-            elif pose_score[i] < DISC_SURE:
+            elif pose_score[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER:
                 reading.reason = "a counter, or a mark on the board?"
         else:
             reading.centre = (float(centres[i][0]), float(centres[i][1]))
-        if not reading.reason and kind_ratio > KIND_RATIO / (1 + sat[i]):
+        limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
+        if not reading.reason and kind_ratio > limit / (1 + sat[i]):
             reading.reason = f"{kind} or {other}?"
         if not reading.reason and kd1 > MAX_DISTANCE:
             reading.reason = "matches nothing enrolled well"
@@ -508,6 +594,32 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.kind = "uncertain"
         out.append(reading)
     return _doubt_poor_photo(out)
+
+
+def _counter_colours(model: Model, view: np.ndarray, ref: np.ndarray,
+                     strip: np.ndarray, centres: np.ndarray, cpos: np.ndarray,
+                     patches: np.ndarray) -> list[tuple[float, str]] | None:
+    """For each counter patch: the best face's margin over the second and its name, judged
+    by colour (see :mod:`counter_colour`); None for a model without colour templates."""
+    if not len(model.counter_colours) or ref.shape != view.shape or not strip.any():
+        return None
+    v, b = view[strip].astype(np.float32), ref[strip].astype(np.float32)
+    overall = (v * b).sum(axis=0) / np.maximum((b * b).sum(axis=0), 1e-3)
+    radius = counter_side(model.counter_size) / 2
+    gains = []
+    for centre, at in zip(centres, cpos, strict=True):
+        gain = board_light(view, ref, centre, at, CELL_PX, radius)
+        gains.append(overall if gain is None else gain)
+    light = np.maximum(np.array(gains, np.float32), 1e-3)[:, None, None, :]
+    vecs = colour_vectors(patches / light / 255.0, disc_mask())
+    per, names, _ = _per_name(distances(vecs, model.counter_colours), model.counter_names)
+    out = []
+    for row in per:
+        o = np.argsort(row)
+        d1 = float(row[o[0]])
+        d2 = float(row[o[1]]) if len(o) > 1 else float("inf")
+        out.append(((d2 - d1) / max(d1 + d2, 1e-9), names[o[0]]))
+    return out
 
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...

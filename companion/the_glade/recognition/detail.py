@@ -1,0 +1,135 @@
+"""A closer look at a close call: the few faces a tile square might show, compared at full
+detail, each aligned to the photo on its own, and judged where they differ.
+
+The first pass compares every enrolled face on small 32 px patches: quick, and enough for
+most squares. Two fruits or two leaf shades, though, may differ in a handful of those pixels,
+and half a pixel or a degree of misplacement blurs that difference away. Here each candidate
+face (at the fine view's own resolution) is aligned to the photo to a fraction of a pixel and
+a degree, and the candidates are compared on the pixels where their faces differ, weighted by
+how much they differ: the rest of the tile (the creature they share, the rim) says nothing
+about which of them it is, and only adds its misfit.
+
+Nothing here knows what the tiles look like: the faces and where they differ come from the
+user's enrolment pack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.patches import cut, describe, hazy_distances
+
+#: Side of a detail patch (px) and the smoothing of the fine view it is cut from (fine px).
+DETAIL = 64
+DETAIL_SMOOTH = 0.6
+#: How far (detail px) and how much turned (degrees) a candidate may be realigned.
+SEARCH = 4
+TURNS = (-2.0, 0.0, 2.0)
+#: Blur (detail px) spread over the map of where two faces differ: a pixel of misplacement
+#: should not move a difference out of its own weight.
+WEIGHT_BLUR = 1.5
+
+
+def detail_face(small: np.ndarray, inset_side: float, turn: int) -> np.ndarray:
+    """The detail descriptor (DETAIL, DETAIL, 3) of an enrolled face image ``small`` (already
+    at fine-view size and smoothed), ``turn`` quarter turns clockwise."""
+    img = np.ascontiguousarray(np.rot90(small, -turn))
+    n = img.shape[0]
+    return describe(cut(img, (n / 2, n / 2), 0.0, inset_side, DETAIL)[None])[0].reshape(
+        DETAIL, DETAIL, 3)
+
+
+@dataclass
+class Candidate:
+    """One face a square might show, aligned to the photo."""
+
+    name: str
+    template: int                 # index of the enrolled template (face and turn)
+    face: np.ndarray              # the face's detail descriptor, blurred like the photo
+    patch: np.ndarray             # the photo's patch where this face fits best
+    fit: float                    # hazy mean squared misfit over the whole patch
+    centre: tuple[float, float]   # where the face lies, fine-view px
+    angle: float
+
+
+def _back(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
+    inv = cv2.invertAffineTransform(m)
+    return (float(inv[0, 0] * x + inv[0, 1] * y + inv[0, 2]),
+            float(inv[1, 0] * x + inv[1, 1] * y + inv[1, 2]))
+
+
+def _peak(values: np.ndarray, k: int) -> float:
+    if 0 < k < len(values) - 1:
+        a, b, c = float(values[k - 1]), float(values[k]), float(values[k + 1])
+        den = a - 2 * b + c
+        if den < 0:
+            return max(-0.5, min(0.5, 0.5 * (a - c) / den))
+    return 0.0
+
+
+def _place(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
+           gray_face: np.ndarray) -> tuple[float, float, float]:
+    """Where (fine-view px) and how turned ``gray_face`` fits best near ``centre``."""
+    big = DETAIL + 2 * SEARCH
+    best = (-2.0, float(centre[0]), float(centre[1]), angle)
+    for turn in TURNS:
+        m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle + turn,
+                                    DETAIL / side)
+        m[:, 2] += (big / 2 - centre[0], big / 2 - centre[1])
+        patch = cv2.warpAffine(view, m, (big, big), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+        score = cv2.matchTemplate(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), gray_face,
+                                  cv2.TM_CCOEFF_NORMED)
+        j = int(np.argmax(score))
+        v, u = divmod(j, score.shape[1])
+        if score[v, u] > best[0]:
+            x = u + _peak(score[v, :], u) + DETAIL / 2
+            y = v + _peak(score[:, u], v) + DETAIL / 2
+            cx, cy = _back(m, x, y)
+            best = (float(score[v, u]), cx, cy, angle + turn)
+    return best[1], best[2], best[3]
+
+
+def align(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
+          faces: list[tuple[str, int, np.ndarray]]) -> list[Candidate]:
+    """Align each candidate face (name, template, detail descriptor) to the tile found at
+    ``centre`` / ``angle`` (``side`` fine px across the descriptor's area) in the smoothed
+    fine ``view``; best fit first."""
+    places = [_place(view, centre, angle, side, cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
+              for _, _, face in faces]
+    patches = describe(np.stack([cut(view, (cx, cy), a, side, DETAIL) for cx, cy, a in places]))
+    out = []
+    for (name, template, face), patch, (cx, cy, a) in zip(faces, patches, places, strict=True):
+        flat = face.reshape(-1)
+        fit = float(hazy_distances(patch[None], flat[None])[0, 0])
+        # the face under the haze that fits best (glare veils a print; see hazy_distances)
+        veil = 1.0 - flat
+        haze = float(np.clip((patch - flat) @ veil / max(float(veil @ veil), 1e-6), 0.0, 0.4))
+        seen = ((1 - haze) * face + haze).astype(np.float32)
+        out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a))
+    return sorted(out, key=lambda c: c.fit)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How clearly the best candidate beats the second where they differ."""
+
+    margin: float   # 1: the photo is the best face there; 0: halfway between; < 0: the other
+    noise: float    # the best face's own misfit there, in units of their difference
+
+
+def weighed(first: Candidate, second: Candidate) -> Verdict:
+    """Compare the two best candidates where their faces differ."""
+    diff = ((first.face - second.face) ** 2).sum(axis=2)
+    weight = cv2.GaussianBlur(diff, (0, 0), WEIGHT_BLUR)
+    total = float(weight.sum())
+    if total <= 1e-9:  # the same face twice (two copies enrolled alike)
+        return Verdict(1.0, 0.0)
+    gap = float((weight * diff).sum() / total)
+    e1 = float((weight * ((first.patch - first.face) ** 2).sum(axis=2)).sum() / total)
+    e2 = float((weight * ((second.patch - second.face) ** 2).sum(axis=2)).sum() / total)
+    gap = max(gap, 1e-9)
+    return Verdict((e2 - e1) / gap, e1 / gap)

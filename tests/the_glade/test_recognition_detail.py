@@ -1,0 +1,138 @@
+"""The closer look at close tile calls and the colour reading of counters.
+
+Unit tests of the two measures (where two faces differ; the light on the board round a
+counter), then the reader on photos built to need them: look-alike tiles under blur, and
+counters of every colour under a strong colour cast.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.the_glade.names import BoardGeometry
+from companion.the_glade.recognition.counter_colour import board_light, colour_vectors
+from companion.the_glade.recognition.detail import DETAIL, Candidate, align, weighed
+from companion.the_glade.recognition.enrol import build_model
+from companion.the_glade.recognition.model import disc_mask
+from companion.the_glade.recognition.reader import read_board
+from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
+from companion.vision.patches import describe
+from companion.vision.sim import Camera, Degradations
+
+G7 = BoardGeometry.from_dict({"rows": 7, "cols": 7, "centre": "D4"})
+
+
+def _faces(seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Two faces alike but for one corner."""
+    rng = np.random.default_rng(seed)
+    a = np.full((DETAIL, DETAIL, 3), 0.8, np.float32)
+    a[10:40, 10:40] = rng.uniform(0.2, 0.6, 3)
+    b = a.copy()
+    b[44:58, 44:58] = (0.3, 0.5, 0.2)
+    return a, b
+
+
+def _candidate(face: np.ndarray, patch: np.ndarray, name: str) -> Candidate:
+    return Candidate(name, 0, face, patch, float(((patch - face) ** 2).mean()), (0, 0), 0.0)
+
+
+def test_weighed_is_sure_of_the_face_shown_and_halfway_between_is_not():
+    a, b = _faces()
+    sure = weighed(_candidate(a, a, "a"), _candidate(b, a, "b"))
+    assert sure.margin == pytest.approx(1.0, abs=0.05) and sure.noise < 0.05
+    other = weighed(_candidate(a, b, "a"), _candidate(b, b, "b"))
+    assert other.margin < -0.9
+    half = (a + b) / 2
+    between = weighed(_candidate(a, half, "a"), _candidate(b, half, "b"))
+    assert abs(between.margin) < 0.1
+
+
+def test_weighed_ignores_misfit_where_the_faces_agree():
+    """A smudge on the part both faces share does not make the call less sure."""
+    a, b = _faces()
+    smudged = a.copy()
+    smudged[12:38, 12:38] += 0.3
+    verdict = weighed(_candidate(a, smudged, "a"), _candidate(b, smudged, "b"))
+    assert verdict.margin > 0.9 and verdict.noise < 0.1
+
+
+def test_align_finds_a_face_moved_and_turned():
+    a, b = _faces(3)
+    n = 200
+    view = np.full((n, n, 3), 0.8, np.float32)
+    # the face drawn 74 px wide at (101.5, 98.0), turned 1.5 degrees
+    side = 74.0
+    big = cv2.resize(a, (round(side), round(side)), interpolation=cv2.INTER_LINEAR)
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), -1.5, 1.0)
+    m[:, 2] += (101.5 - side / 2, 98.0 - side / 2)
+    view = cv2.warpAffine(big, m, (n, n), dst=view, borderMode=cv2.BORDER_TRANSPARENT)
+    faces = [describe(f[None])[0].reshape(f.shape) for f in (b, a)]
+    found = align(view, (100.0, 100.0), 0.0, side, [("b", 1, faces[0]), ("a", 0, faces[1])])
+    assert found[0].name == "a"
+    assert found[0].centre == pytest.approx((101.5, 98.0), abs=0.8)
+    assert found[0].angle == pytest.approx(1.5, abs=1.0)  # turned back upright
+
+
+def test_board_light_measures_a_colour_cast_round_a_counter():
+    rng = np.random.default_rng(1)
+    board = rng.uniform(40, 200, (48, 48, 3)).astype(np.float32)
+    cast = np.array([0.7, 1.0, 1.3], np.float32)
+    view = board * cast
+    yy, xx = np.mgrid[0:48, 0:48]
+    view[(xx - 24) ** 2 + (yy - 24) ** 2 < 15 ** 2] = (10, 200, 30)  # the counter
+    gain = board_light(view, board, (24, 24), (24, 24), 48, 14.0)
+    assert gain == pytest.approx(cast, rel=0.02)
+
+
+def test_board_light_gives_up_when_no_board_shows():
+    board = np.full((48, 48, 3), 100, np.float32)
+    view = np.full((48, 48, 3), 255, np.float32)  # washed out
+    assert board_light(view, board, (24, 24), (24, 24), 48, 14.0) is None
+
+
+def test_colour_vectors_ignore_exposure_but_not_colour():
+    mask = disc_mask(20)
+    patch = np.random.default_rng(2).uniform(0.1, 0.9, (1, 20, 20, 3)).astype(np.float32)
+    same = colour_vectors(patch * 0.6, mask)
+    assert np.allclose(colour_vectors(patch, mask), same, atol=1e-5)
+    tinted = colour_vectors(patch * np.array([1.0, 0.8, 1.2], np.float32), mask)
+    assert not np.allclose(tinted, same, atol=1e-2)
+
+
+@pytest.fixture(scope="module")
+def model4():
+    """Unseen SAMPLE art (style 4), enrolled from its own pack."""
+    return build_model(sample_pack(4)), sample_pack(4)
+
+
+def test_counters_of_every_colour_under_a_strong_colour_cast(model4):
+    model, pack = model4
+    state = random_forest(np.random.default_rng(11), G7, pack, fill=0.3, counters=1.0)
+    seen = 0
+    for seed in (21, 22, 23):
+        camera = Camera(coverage=0.8, turn=-6.0, tilt_x=3.0, tilt_y=-2.0)
+        image, truth = render_photo(pack, state, seed, camera=camera,
+                                    spoil=Degradations(shadow=False, glare=False, blur=False,
+                                                       strength=1.6))
+        result = read_board(model, image).result()
+        for square, counter in truth["forest"]["counters"].items():
+            if square not in result["uncertain"]:
+                assert result["forest"]["counters"].get(square) == counter, square
+                seen += 1
+    assert seen >= 0.8 * 3 * len(truth["forest"]["counters"])
+
+
+def test_blurred_look_alike_tiles_are_named_or_doubted_never_swapped(model4):
+    model, pack = model4
+    for seed in (31, 32):
+        state = random_forest(np.random.default_rng(seed), G7, pack)
+        camera = Camera(coverage=0.6, turn=12.0, tilt_x=-4.0, tilt_y=5.0)
+        image, truth = render_photo(pack, state, seed, camera=camera)
+        image = cv2.GaussianBlur(image, (0, 0), 1.4)
+        result = read_board(model, image).result()
+        tiles = result["forest"]["tiles"]
+        for square, tile in truth["forest"]["tiles"].items():
+            assert tiles.get(square) in (tile, None), square
+        assert len(result["uncertain"]) <= 0.1 * len(truth["forest"]["tiles"])
