@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from companion.the_glade.names import BoardGeometry
-from companion.the_glade.recognition.counter_colour import board_light, colour_vectors
+from companion.the_glade.recognition.counter_colour import (
+    HAZE,
+    board_light,
+    colour_templates,
+    colour_vectors,
+)
 from companion.the_glade.recognition.detail import DETAIL, Candidate, align, weighed
 from companion.the_glade.recognition.enrol import build_model
 from companion.the_glade.recognition.model import disc_mask
@@ -75,21 +80,20 @@ def test_align_finds_a_face_moved_and_turned():
     assert found[0].angle == pytest.approx(1.5, abs=1.0)  # turned back upright
 
 
-def test_board_light_measures_a_colour_cast_round_a_counter():
+def test_board_light_measures_a_colour_cast_on_the_border():
     rng = np.random.default_rng(1)
     board = rng.uniform(40, 200, (48, 48, 3)).astype(np.float32)
     cast = np.array([0.7, 1.0, 1.3], np.float32)
     view = board * cast
-    yy, xx = np.mgrid[0:48, 0:48]
-    view[(xx - 24) ** 2 + (yy - 24) ** 2 < 15 ** 2] = (10, 200, 30)  # the counter
-    gain = board_light(view, board, (24, 24), (24, 24), 48, 14.0)
-    assert gain == pytest.approx(cast, rel=0.02)
+    view[:6, :6] = 255  # glare: clipped pixels are left out
+    where = np.ones((48, 48), bool)
+    assert board_light(view, board, where) == pytest.approx(cast, rel=0.02)
 
 
-def test_board_light_gives_up_when_no_board_shows():
+def test_board_light_gives_up_when_no_border_shows():
     board = np.full((48, 48, 3), 100, np.float32)
     view = np.full((48, 48, 3), 255, np.float32)  # washed out
-    assert board_light(view, board, (24, 24), (24, 24), 48, 14.0) is None
+    assert board_light(view, board, np.ones((48, 48), bool)) is None
 
 
 def test_colour_vectors_ignore_exposure_but_not_colour():
@@ -136,3 +140,45 @@ def test_blurred_look_alike_tiles_are_named_or_doubted_never_swapped(model4):
         for square, tile in truth["forest"]["tiles"].items():
             assert tiles.get(square) in (tile, None), square
         assert len(result["uncertain"]) <= 0.1 * len(truth["forest"]["tiles"])
+
+
+def test_a_counter_under_glare_keeps_its_colour():
+    """A red face veiled by glare (and clipped where the photo clips) is nearer its own hazed
+    template than a white face's."""
+    mask = disc_mask(20)
+    rng = np.random.default_rng(5)
+    red = np.tile(np.array([0.2, 0.2, 0.8], np.float32), (1, 400, 1))
+    white = np.tile(np.array([0.85, 0.85, 0.85], np.float32), (1, 400, 1))
+    red[0, rng.integers(0, 400, 60)] = 0.9  # a white toadstool
+    white[0, rng.integers(0, 400, 60)] = (0.2, 0.2, 0.8)  # a red one
+    clip = np.array([1.0, 1.0, 1.0], np.float32)
+    faces = colour_templates(np.concatenate([red, white]), mask, clip)
+    assert len(faces) == 2 * len(HAZE)
+    seen = colour_vectors(np.minimum(0.6 * red + 0.4, 1.0), mask)
+    d = ((faces - seen) ** 2).sum(axis=1)
+    best = int(np.argmin(d))
+    assert best % 2 == 0  # a red template (faces are haze-major: red, white, red, ...)
+    plain = colour_vectors(red, mask)
+    assert ((plain - seen) ** 2).sum() > d[best]  # the veil is what made it fit
+
+
+def test_an_off_centre_counter_is_recentred(model4):
+    """A counter lying a sixth of its width off where the outline search put it is moved back
+    onto its face before single or double is judged."""
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import COUNTER_INSET, FINE
+    from companion.the_glade.recognition.reader import _place_counters
+
+    model, pack = model4
+    face = next(c for c in pack.counters if c.counter == "green-double").image
+    side = counter_side(model.counter_size) * COUNTER_INSET * FINE
+    n = 160
+    view = np.full((n, n, 3), 90.0, np.float32)
+    size = round(counter_side(model.counter_size) * FINE)
+    disc = cv2.resize(face, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+    x0, y0 = 60, 52
+    view[y0:y0 + size, x0:x0 + size] = disc
+    true_centre = np.array([(x0 + size / 2) / FINE, (y0 + size / 2) / FINE])
+    guess = true_centre + np.array([3.5, -2.5])
+    found = _place_counters(model, view, guess[None], side)[0]
+    assert np.abs(found - true_centre).max() < 1.0

@@ -70,37 +70,35 @@ def _peak(values: np.ndarray, k: int) -> float:
     return 0.0
 
 
-def _place(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
-           gray_face: np.ndarray) -> tuple[float, float, float]:
-    """Where (fine-view px) and how turned ``gray_face`` fits best near ``centre``."""
+def place(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
+          gray_faces: list[np.ndarray]) -> list[tuple[float, float, float]]:
+    """Where (fine-view px) and how turned each gray face fits best near the tile found at
+    ``centre`` / ``angle`` (``side`` fine px across the descriptor's area) in ``view``: the
+    photo is cut once per trial turn, and every face searched in it."""
     big = DETAIL + 2 * SEARCH
-    best = (-2.0, float(centre[0]), float(centre[1]), angle)
+    best = [(-2.0, float(centre[0]), float(centre[1]), angle)] * len(gray_faces)
     for turn in TURNS:
         m = cv2.getRotationMatrix2D((float(centre[0]), float(centre[1])), angle + turn,
                                     DETAIL / side)
         m[:, 2] += (big / 2 - centre[0], big / 2 - centre[1])
-        patch = cv2.warpAffine(view, m, (big, big), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
-        score = cv2.matchTemplate(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), gray_face,
-                                  cv2.TM_CCOEFF_NORMED)
-        j = int(np.argmax(score))
-        v, u = divmod(j, score.shape[1])
-        if score[v, u] > best[0]:
-            x = u + _peak(score[v, :], u) + DETAIL / 2
-            y = v + _peak(score[:, u], v) + DETAIL / 2
-            cx, cy = _back(m, x, y)
-            best = (float(score[v, u]), cx, cy, angle + turn)
-    return best[1], best[2], best[3]
+        patch = cv2.cvtColor(cv2.warpAffine(view, m, (big, big), flags=cv2.INTER_LINEAR,
+                                            borderMode=cv2.BORDER_REPLICATE),
+                             cv2.COLOR_BGR2GRAY)
+        for k, face in enumerate(gray_faces):
+            score = cv2.matchTemplate(patch, face, cv2.TM_CCOEFF_NORMED)
+            j = int(np.argmax(score))
+            v, u = divmod(j, score.shape[1])
+            if score[v, u] > best[k][0]:
+                x = u + _peak(score[v, :], u) + DETAIL / 2
+                y = v + _peak(score[:, u], v) + DETAIL / 2
+                best[k] = (float(score[v, u]), *_back(m, x, y), angle + turn)
+    return [(cx, cy, a) for _, cx, cy, a in best]
 
 
-def align(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
-          faces: list[tuple[str, int, np.ndarray]]) -> list[Candidate]:
-    """Align each candidate face (name, template, detail descriptor) to the tile found at
-    ``centre`` / ``angle`` (``side`` fine px across the descriptor's area) in the smoothed
-    fine ``view``; best fit first."""
-    places = [_place(view, centre, angle, side, cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
-              for _, _, face in faces]
-    patches = describe(np.stack([cut(view, (cx, cy), a, side, DETAIL) for cx, cy, a in places]))
+def compare(faces: list[tuple[str, int, np.ndarray]], patches: np.ndarray,
+            places: list[tuple[float, float, float]]) -> list[Candidate]:
+    """Each candidate face (name, template, detail descriptor) against the photo's patch
+    (descriptor) where it was placed; best fit first."""
     out = []
     for (name, template, face), patch, (cx, cy, a) in zip(faces, patches, places, strict=True):
         flat = face.reshape(-1)
@@ -111,6 +109,16 @@ def align(view: np.ndarray, centre: tuple[float, float], angle: float, side: flo
         seen = ((1 - haze) * face + haze).astype(np.float32)
         out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a))
     return sorted(out, key=lambda c: c.fit)
+
+
+def align(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
+          faces: list[tuple[str, int, np.ndarray]]) -> list[Candidate]:
+    """Align each candidate face (name, template, detail descriptor) to the tile found at
+    ``centre`` / ``angle`` in the smoothed fine ``view``; best fit first."""
+    places = place(view, centre, angle, side,
+                   [cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) for _, _, face in faces])
+    patches = describe(np.stack([cut(view, (cx, cy), a, side, DETAIL) for cx, cy, a in places]))
+    return compare(faces, patches, places)
 
 
 @dataclass(frozen=True)

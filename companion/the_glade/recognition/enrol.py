@@ -10,7 +10,6 @@ import numpy as np
 
 from companion.errors import ModelError
 from companion.report import Report
-from companion.the_glade.recognition.counter_colour import colour_vectors
 from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, detail_face
 from companion.the_glade.recognition.model import (
     ANGLES,
@@ -77,7 +76,7 @@ def counter_descriptors(face: np.ndarray, counter_size: float) -> tuple[np.ndarr
     patches = np.stack([cut(small, (n / 2, n / 2), 360.0 * k / COUNTER_TURNS,
                             n * COUNTER_INSET, COUNTER_PATCH) for k in range(COUNTER_TURNS)])
     return (describe(patches, plane=False, where=disc_mask()),
-            colour_vectors(patches / 255.0, disc_mask()))
+            (patches / 255.0).reshape(len(patches), -1))
 
 
 def _ring(inner: np.ndarray, ring: int, fill) -> np.ndarray:

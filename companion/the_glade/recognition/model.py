@@ -76,7 +76,8 @@ class Model:
     #: every tile face at turn 0 as a detail descriptor (faces, DETAIL, DETAIL, 3); template
     #: ``j`` shows face ``j // 4`` at turn ``tile_turns[j]``
     tile_detail: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1, 3), np.float32))
-    #: counter faces by colour, one per counter template (recognition/counter_colour.py)
+    #: counter faces as photographed (0..1), one per counter template, to compare colours
+    #: under the photo's light (recognition/counter_colour.py)
     counter_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
 
 

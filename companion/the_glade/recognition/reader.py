@@ -19,8 +19,19 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.names import Square
-from companion.the_glade.recognition.counter_colour import board_light, colour_vectors
-from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, align, weighed
+from companion.the_glade.recognition.counter_colour import (
+    HAZE,
+    board_light,
+    colour_templates,
+    colour_vectors,
+)
+from companion.the_glade.recognition.detail import (
+    DETAIL,
+    DETAIL_SMOOTH,
+    compare,
+    place,
+    weighed,
+)
 from companion.the_glade.recognition.enrol import counter_side, tile_side
 from companion.the_glade.recognition.model import (
     ANGLES,
@@ -258,6 +269,16 @@ class _Cache:
         self.empty: dict[int, np.ndarray] = {}
         self.blurred: dict[float, _Templates] = {}
         self.detail: dict[tuple[int, float], np.ndarray] = {}
+        self.grays: dict[tuple[int, float], np.ndarray] = {}
+
+    def gray(self, j: int, sigma: float, face: np.ndarray) -> np.ndarray:
+        """Template ``j``'s detail face in gray (for placing it), cached like the face."""
+        key = (j, round(sigma * 4) / 4)
+        if key not in self.grays:
+            if len(self.grays) > 4096:
+                self.grays.clear()
+            self.grays[key] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
+        return self.grays[key]
 
 
 _CACHES: dict[int, _Cache] = {}
@@ -323,8 +344,8 @@ def _blurred(model: Model, cache: _Cache, sigma: float) -> _Templates:
     return cache.blurred[key]
 
 
-REFINE_Z = 3.5
-REFINE_BELOW = 0.7  # refine a tile's place when its name margin is below this
+REFINE_Z = 3.0
+REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
 
 
 def _zscore(d1: float, d2: float, gap: float) -> float:
@@ -392,20 +413,35 @@ def _detail_face(model: Model, cache: _Cache, j: int, sigma: float) -> np.ndarra
     return face
 
 
-def _closer_look(model: Model, cache: _Cache, view: np.ndarray, centre: np.ndarray,
-                 angle: float, side: float, ranked: list[tuple[float, int, str]],
-                 sigma: float) -> _Look | None:
-    """Compare a close call's few names at full detail (see :mod:`detail`)."""
-    if len(model.tile_detail) * 4 != len(model.tile_names):
-        return None
-    found = align(view, (float(centre[0]), float(centre[1])), angle, side,
-                  [(name, j, _detail_face(model, cache, j, sigma)) for _, j, name in ranked])
-    first, second = found[0], found[1]
-    verdict = weighed(first, second)
-    if verdict.margin < 0:
-        first, second = second, first
+def _closer_looks(model: Model, cache: _Cache, view: np.ndarray, squares: list[
+        tuple[np.ndarray, float, list[tuple[float, int, str]]]], side: float,
+        sigma: float) -> list[_Look | None]:
+    """Compare each close call's few names at full detail (see :mod:`detail`); ``squares``
+    holds each square's tile centre (fine px), angle and ranked names. All the photo's
+    patches are described in one go."""
+    if len(model.tile_detail) * 4 != len(model.tile_names) or not squares:
+        return [None] * len(squares)
+    jobs = []
+    for centre, angle, ranked in squares:
+        faces = [(name, j, _detail_face(model, cache, j, sigma)) for _, j, name in ranked]
+        at = (float(centre[0]), float(centre[1]))
+        grays = [cache.gray(j, sigma, face) for _, j, face in faces]
+        jobs.append((faces, place(view, at, angle, side, grays)))
+    cuts = [cut(view, (cx, cy), a, side, DETAIL) for _, places in jobs for cx, cy, a in places]
+    patches = describe(np.stack(cuts))
+    looks: list[_Look | None] = []
+    start = 0
+    for faces, places in jobs:
+        found = compare(faces, patches[start:start + len(faces)], places)
+        start += len(faces)
+        first, second = found[0], found[1]
         verdict = weighed(first, second)
-    return _Look((first.name, first.template, second.name), verdict.margin, verdict.noise)
+        if verdict.margin < 0:
+            first, second = second, first
+            verdict = weighed(first, second)
+        looks.append(_Look((first.name, first.template, second.name), verdict.margin,
+                           verdict.noise))
+    return looks
 
 
 def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -423,7 +459,9 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     # asked for), all three clipped is washed out (nothing can be read there)
     half = CELL_PX // 2
     sat, white = np.zeros(n), np.zeros(n)
-    for hot, arr in ((fine.max(axis=2) >= 250, sat), (fine.min(axis=2) >= 250, white)):
+    blue, green, red = cv2.split(fine)  # channel-wise max and min: much quicker than numpy's
+    for hot, arr in ((cv2.max(cv2.max(blue, green), red) >= 250, sat),
+                     (cv2.min(cv2.min(blue, green), red) >= 250, white)):
         small = cv2.resize(hot.astype(np.float32), (view.shape[1], view.shape[0]),
                            interpolation=cv2.INTER_AREA)
         arr[:] = [small[int(cy) - half:int(cy) + half, int(cx) - half:int(cx) + half].mean()
@@ -444,7 +482,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     strip = np.ones(view.shape[:2], bool)
     inset = round(PAD * CELL_PX) - 2
     strip[inset:-inset, inset:-inset] = False
-    strip &= view.max(axis=2) > 0  # inside the photo
+    strip &= cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) > 0  # inside the photo (black outside)
     blur = estimate_blur(view, ref, strip) if ref.shape == view.shape else 0.0
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
     tset = _blurred(model, cache, blur * FINE * TILE_PATCH / tside)
@@ -482,43 +520,52 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         patches = np.concatenate([_refine_patches(smooth, t_pos[i] * FINE, -t_angle[i], tside)
                                   for i, _ in close])
         vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
+        asks = []
         for (i, names), v in zip(close, vecs, strict=True):
             per = _refine(tset, cache, v, names)
             tiles[i] = (per[0], per[1])
-            looks[i] = _closer_look(model, cache, detail_view, t_pos[i] * FINE, -t_angle[i],
-                                    tside, per, blur * FINE * DETAIL / tside)
+            asks.append((t_pos[i] * FINE, -t_angle[i], per))
+        answers = _closer_looks(model, cache, detail_view, asks, tside,
+                                blur * FINE * DETAIL / tside)
+        looks = {i: look for (i, _), look in zip(close, answers, strict=True)}
     # counters: only on inner squares that are neither clearly a tile nor clearly empty
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
     d_tile = np.array([t[0][0] for t in tiles])
     unclear = inner & ~(d_tile < 0.4 * edist) & ~(edist < 0.4 * d_tile)
     counter = {}
+    tint: dict[int, tuple[float, float]] = {}  # colour distances: best counter, empty board
     pose_score = np.zeros(n)
     idx = np.flatnonzero(unclear)
     if len(model.counter_templates) and len(idx):
         cscore, cpos, _ = _pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
                                   round(COUNTER_SEARCH * CELL_PX), windowed=True)
         cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
+        cpos = _place_counters(model, smooth, cpos, cside)
         cpatches = _cuts(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
         # whether a counter lies there: its shape and shading, as for tiles
         cvec = describe(cpatches, plane=False, where=disc_mask())
         cper, cnames, _ = _per_name(distances(cvec, model.counter_templates),
                                     model.counter_names)
         # which counter: its colours, under the light measured on the board round it
-        names_by_colour = _counter_colours(model, view, ref, strip, centres[idx], cpos,
-                                           cpatches)
+        names_by_colour = _counter_colours(model, view, ref, strip, cpatches, cpos,
+                                           cside / FINE)
         for k, i in enumerate(idx):
             o = np.argsort(cper[k])
             c1 = float(cper[k, o[0]])
             c2 = float(cper[k, o[1]]) if len(o) > 1 else float("inf")
             margin, cname = (c2 - c1) / max(c1 + c2, 1e-9), cnames[o[0]]
+            other = cnames[o[1]] if len(o) > 1 else cname
             if names_by_colour is not None:
-                margin, cname = names_by_colour[k]
-            counter[i] = (c1, margin, cname, cpos[k])
+                margin, cname, other = _colour_then_side(names_by_colour[k][:3], cper[k],
+                                                         cnames)
+                tint[i] = names_by_colour[k][3:]
+            counter[i] = (c1, margin, cname, other, cpos[k])
             pose_score[i] = float(cscore[k])
     out = []
     for i, sq in enumerate(squares):
         (d1, j1, name1), (d2, j2, name2) = tiles[i]
-        c1, cmargin, cname, cpos_i = counter.get(i, (float("inf"), 0.0, None, centres[i]))
+        c1, cmargin, cname, cother, cpos_i = counter.get(
+            i, (float("inf"), 0.0, None, None, centres[i]))
         if pose_score[i] < DISC_NONE:  # no round counter there, whatever the colours say
             c1 = float("inf")
         kinds = {"empty": float(edist[i]), "tile": d1, "counter": c1}
@@ -529,6 +576,14 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                                                           kinds.items() if np.isfinite(v)})
         reading.distances["outline"] = round(float(t_score[i]), 3)
         kind_ratio = kd1 / max(kd2, 1e-9)
+        if {kind, other} == {"empty", "counter"} and i in tint:
+            # counter or bare board: their colours, under the same light, say it best
+            dc, de = tint[i]
+            reading.distances["tint_counter"] = round(dc, 4)
+            reading.distances["tint_empty"] = round(de, 4)
+            kind, other = ("counter", "empty") if dc < de else ("empty", "counter")
+            reading.kind = kind
+            kind_ratio = min(dc, de) / max(dc, de, 1e-9)
         conf = 1.0 - kind_ratio
         if kind == "tile":
             reading.name = name1
@@ -575,7 +630,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.distances["disc"] = round(float(pose_score[i]), 3)
             conf = min(conf, margin)
             if margin < COUNTER_MARGIN * (1 + 2 * sat[i]):
-                reading.reason = "counter colour or side unclear"
+                reading.reason = f"looks like {cname} or {cother}"
             elif pose_score[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER:
                 reading.reason = "a counter, or a mark on the board?"
         else:
@@ -596,29 +651,76 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     return _doubt_poor_photo(out)
 
 
-def _counter_colours(model: Model, view: np.ndarray, ref: np.ndarray,
-                     strip: np.ndarray, centres: np.ndarray, cpos: np.ndarray,
-                     patches: np.ndarray) -> list[tuple[float, str]] | None:
-    """For each counter patch: the best face's margin over the second and its name, judged
-    by colour (see :mod:`counter_colour`); None for a model without colour templates."""
-    if not len(model.counter_colours) or ref.shape != view.shape or not strip.any():
+COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round the disc
+
+
+def _place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
+                    side: float) -> np.ndarray:
+    """Each counter's centre (working px), moved to where a counter face fits best. The
+    disc's outline alone is faint when a counter matches the board's colour, and half a
+    toadstool off is enough to take a double for a single."""
+    out = cpos.astype(np.float64).copy()
+    grid = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
+    for step in COUNTER_STEPS:
+        tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
+        vecs = describe(_cuts(smooth, tries * FINE, np.zeros(len(tries)), side,
+                              COUNTER_PATCH), plane=False, where=disc_mask())
+        best = distances(vecs, model.counter_templates).min(axis=1).reshape(len(out), -1)
+        out = tries.reshape(len(out), -1, 2)[np.arange(len(out)), best.argmin(axis=1)]
+    return out
+
+
+def _colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
+                      names: list[str]) -> tuple[float, str, str]:
+    """A counter's name from its colour (judged by colour) and its side, single or double
+    (judged by shape among that colour's faces): the colours tell the colour best, the
+    light-flattened shapes the number of toadstools. The margin is the smaller of the two."""
+    colour_margin, best, second = by_colour
+    colour = best.rsplit("-", 1)[0]
+    sides = sorted((float(shape[k]), n) for k, n in enumerate(names)
+                   if n.rsplit("-", 1)[0] == colour)
+    if len(sides) < 2:
+        return colour_margin, best, second
+    (s1, name), (s2, other) = sides[0], sides[1]
+    side_margin = (s2 - s1) / max(s1 + s2, 1e-9)
+    if side_margin < colour_margin:
+        return side_margin, name, other
+    return colour_margin, name, second
+
+
+def _counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.ndarray,
+                     patches: np.ndarray, centres: np.ndarray, side: float
+                     ) -> list[tuple[float, str, str, float, float]] | None:
+    """For each counter patch, judged by colour (see :mod:`counter_colour`): the best face's
+    margin over the best face of another colour, its name, that other face's name, and the
+    colour distances of the best face and of the empty board at the same place (``centres``,
+    working px; ``side``, the patch's side in working px), which say better than shapes
+    whether a counter lies there at all. None without colour templates or too little border
+    to measure the light on."""
+    if not len(model.counter_colours) or ref.shape != view.shape:
         return None
-    v, b = view[strip].astype(np.float32), ref[strip].astype(np.float32)
-    overall = (v * b).sum(axis=0) / np.maximum((b * b).sum(axis=0), 1e-3)
-    radius = counter_side(model.counter_size) / 2
-    gains = []
-    for centre, at in zip(centres, cpos, strict=True):
-        gain = board_light(view, ref, centre, at, CELL_PX, radius)
-        gains.append(overall if gain is None else gain)
-    light = np.maximum(np.array(gains, np.float32), 1e-3)[:, None, None, :]
-    vecs = colour_vectors(patches / light / 255.0, disc_mask())
-    per, names, _ = _per_name(distances(vecs, model.counter_colours), model.counter_names)
+    gain = board_light(view, ref, strip)
+    if gain is None:
+        return None
+    gain = np.maximum(gain, 1e-3)
+    mask = disc_mask()
+    vecs = colour_vectors(patches / gain[None, None, None, :] / 255.0, mask)
+    faces = colour_templates(model.counter_colours, mask, 1.0 / gain)
+    per, names, _ = _per_name(distances(vecs, faces), model.counter_names * len(HAZE))
+    boards = _cuts(ref.astype(np.float32), centres, np.zeros(len(centres)), side,
+                   COUNTER_PATCH) / 255.0
+    bare = colour_templates(boards.reshape(len(boards), -1), mask, 1.0 / gain)
+    bare = bare.reshape(len(HAZE), len(boards), -1)
+    empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in bare], axis=0)
+    colours = [n.rsplit("-", 1)[0] for n in names]
     out = []
-    for row in per:
-        o = np.argsort(row)
+    for row, e in zip(per, empty, strict=True):
+        o = [int(k) for k in np.argsort(row)]
+        other = [k for k in o if colours[k] != colours[o[0]]]  # the best of another colour
         d1 = float(row[o[0]])
-        d2 = float(row[o[1]]) if len(o) > 1 else float("inf")
-        out.append(((d2 - d1) / max(d1 + d2, 1e-9), names[o[0]]))
+        d2 = float(row[other[0]]) if other else float("inf")
+        out.append(((d2 - d1) / max(d1 + d2, 1e-9), names[o[0]],
+                    names[other[0]] if other else names[o[0]], d1, float(e)))
     return out
 
 
