@@ -68,7 +68,7 @@ COUNTER_MARGIN = 0.15  # by colour: (second - best) / (second + best) below this
 KIND_RATIO = 0.68   # best / second-best kind distance above this: not sure
 #: ... between an empty square and a tile, the two readings least alike (a tile covers the
 #: square's print), so a closer ratio is still sure (tuned on styles 1 and 3)
-EMPTY_TILE_RATIO = 0.78
+EMPTY_TILE_RATIO = 0.85
 MAX_DISTANCE = 0.06  # best distance above this: not sure
 DISC_NONE = 0.42     # a counter's outline matching worse than this: no counter
 DISC_SURE = 0.5      # ... worse than this: not sure, unless the counter reading is far
@@ -390,6 +390,8 @@ DETAIL_NOISE = 0.5    # ... and the best face's own misfit there below this (bot
                       # the two faces' difference there)
 STRONG_MARGIN = 0.4   # a closer look this clear overrules a first look that named another
 STRONG_NOISE = 0.25
+AGREED_MARGIN = 0.7   # ... and this clear, in a poorer fit, confirms a first look that agrees
+AGREED_NOISE = 1.5
 
 
 @dataclass(frozen=True)
@@ -609,7 +611,10 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                 detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * sat[i])
                                and look.noise <= DETAIL_NOISE)
                 if look.names[0] == name1:
-                    sure = first_sure or detail_sure
+                    # two looks agree: either sure is enough, or a clear closer look in a
+                    # poorer fit (blur the templates do not model)
+                    agreed = look.margin >= AGREED_MARGIN and look.noise <= AGREED_NOISE
+                    sure = first_sure or detail_sure or agreed
                     conf = min(conf, max(look.margin, margin))
                 else:  # they disagree: only a clear closer look overrules the first
                     sure = (look.margin >= STRONG_MARGIN * (1 + 2 * sat[i])
