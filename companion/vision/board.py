@@ -18,9 +18,9 @@ import numpy as np
 DETECT_SIDE = 1000     # photos are searched at this longer side
 REF_SIDE = 480         # the board's reference features are learnt at this longer side
 BOARD_FEATURES = 1200
-PHOTO_FEATURES = 2400
+PHOTO_FEATURES = 3000
 MIN_INLIERS = 25
-ECC_LEVELS = ((0.5, 15), (1.0, 3))  # (scale, iterations) of the dense alignment
+ECC_LEVELS = ((0.5, 20), (1.0, 6))  # (scale, iterations) of the dense alignment
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,12 @@ def cut(image: np.ndarray, centre: tuple[float, float], angle: float, side: floa
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def cut_many(image: np.ndarray, centres, angles, side: float, out: int) -> np.ndarray:
+    """:func:`cut` at each centre and angle, stacked (n, out, out, channels)."""
+    return np.stack([cut(image, (float(c[0]), float(c[1])), float(a), side, out)
+                     for c, a in zip(centres, angles, strict=True)])
+
+
 def describe(patches: np.ndarray, plane: bool = True,
              where: np.ndarray | None = None) -> np.ndarray:
     """Light-flattened patches (n, s, s, 3) as float32 vectors (n, s*s*3); with ``where``

@@ -165,9 +165,9 @@ def test_a_counter_under_glare_keeps_its_colour():
 def test_an_off_centre_counter_is_recentred(model4):
     """A counter lying a sixth of its width off where the outline search put it is moved back
     onto its face before single or double is judged."""
+    from companion.the_glade.recognition.counters import place_counters
     from companion.the_glade.recognition.enrol import counter_side
     from companion.the_glade.recognition.model import COUNTER_INSET, FINE
-    from companion.the_glade.recognition.reader import _place_counters
 
     model, pack = model4
     face = next(c for c in pack.counters if c.counter == "green-double").image
@@ -180,5 +180,5 @@ def test_an_off_centre_counter_is_recentred(model4):
     view[y0:y0 + size, x0:x0 + size] = disc
     true_centre = np.array([(x0 + size / 2) / FINE, (y0 + size / 2) / FINE])
     guess = true_centre + np.array([3.5, -2.5])
-    found = _place_counters(model, view, guess[None], side)[0]
+    found = place_counters(model, view, guess[None], side)[0]
     assert np.abs(found - true_centre).max() < 1.0

@@ -19,11 +19,10 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.names import Square
-from companion.the_glade.recognition.counter_colour import (
-    HAZE,
-    board_light,
-    colour_templates,
-    colour_vectors,
+from companion.the_glade.recognition.counters import (
+    colour_then_side,
+    counter_colours,
+    place_counters,
 )
 from companion.the_glade.recognition.detail import (
     DETAIL,
@@ -46,9 +45,11 @@ from companion.the_glade.recognition.model import (
     Model,
     disc_mask,
 )
+from companion.the_glade.recognition.ranking import best_per_name
 from companion.vision.board import Located, PhotoFeatures, project, rectify
 from companion.vision.patches import (
     cut,
+    cut_many,
     describe,
     distances,
     hazy_distances,
@@ -146,25 +147,6 @@ def _in_frame(board: BoardModel, hm: np.ndarray, frame: tuple[int, int]) -> np.n
     return out
 
 
-def _per_name(dist: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str], np.ndarray]:
-    """Best distance of every name (cells x names), the names, and for each (cell, name) the
-    template index that gave it."""
-    order = sorted(set(names))
-    idx = {n: i for i, n in enumerate(order)}
-    codes = np.array([idx[n] for n in names])
-    perm = np.argsort(codes, kind="stable")
-    starts = np.flatnonzero(np.r_[True, np.diff(codes[perm]) != 0])
-    d = dist[:, perm]
-    best = np.minimum.reduceat(d, starts, axis=1)
-    # which template: argmin within each name's block
-    which = np.empty(best.shape, int)
-    bounds = np.r_[starts, len(perm)]
-    for k in range(len(starts)):
-        block = d[:, bounds[k]:bounds[k + 1]]
-        which[:, k] = perm[bounds[k] + np.argmin(block, axis=1)]
-    return best, order, which
-
-
 def read_board(model: Model, photo: np.ndarray) -> BoardReading:
     """Find the board in ``photo`` (BGR) and read every square."""
     t0 = time.perf_counter()
@@ -237,11 +219,6 @@ def _peak(line: np.ndarray, k: int) -> float:
         if den < 0:
             return max(-0.5, min(0.5, 0.5 * (left - right) / den))
     return 0.0
-
-
-def _cuts(image: np.ndarray, centres, angles, side: float, out: int) -> np.ndarray:
-    return np.stack([cut(image, (float(c[0]), float(c[1])), float(a), side, out)
-                     for c, a in zip(centres, angles, strict=True)])
 
 
 COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
@@ -366,7 +343,7 @@ SHIFTS = [(0, 0, 0.0), (-2, 0, 0.0), (2, 0, 0.0), (0, -2, 0.0), (0, 2, 0.0), (0,
 def _refine_patches(smooth: np.ndarray, centre: np.ndarray, angle: float,
                     side: float) -> np.ndarray:
     """The tile's patch at small shifts and turns round where it was found."""
-    return _cuts(smooth, [np.add(centre, (dx, dy)) for dx, dy, _ in SHIFTS],
+    return cut_many(smooth, [np.add(centre, (dx, dy)) for dx, dy, _ in SHIFTS],
                  [angle + da for _, _, da in SHIFTS], side, TILE_PATCH)
 
 
@@ -471,11 +448,11 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     # the empty board, square by square
     eside = CELL_PX * 0.8
     zero = np.zeros(n)
-    evec = describe(_cuts(view.astype(np.float32), centres, zero, eside, EMPTY_PATCH))
+    evec = describe(cut_many(view.astype(np.float32), centres, zero, eside, EMPTY_PATCH))
     key = id(board)
     if key not in cache.empty:
         off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
-        cache.empty[key] = describe(_cuts(board.working.astype(np.float32), centres + off,
+        cache.empty[key] = describe(cut_many(board.working.astype(np.float32), centres + off,
                                           zero, eside, EMPTY_PATCH))
     edist = hazy_pairs(evec, cache.empty[key])
     # how blurred the photo is, from the border strip round the grid
@@ -493,7 +470,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     t_score, t_pos, t_which = _pose_search(gray, model.tile_pose, centres,
                                      round(TILE_SEARCH * CELL_PX))
     t_angle = np.array([ANGLES[k] for k in t_which])
-    tvec = describe(_cuts(smooth, t_pos * FINE, -t_angle, tside, TILE_PATCH))
+    tvec = describe(cut_many(smooth, t_pos * FINE, -t_angle, tside, TILE_PATCH))
     coarse = hazy_distances(_coarse(tvec, TILE_PATCH), tset.coarse, sums=tset.coarse_sums)
     cbest = np.minimum.reduceat(coarse[:, cache.order], cache.starts, axis=1)
     short = np.argsort(cbest, axis=1)[:, :SHORTLIST]
@@ -542,14 +519,14 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         cscore, cpos, _ = _pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
                                   round(COUNTER_SEARCH * CELL_PX), windowed=True)
         cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
-        cpos = _place_counters(model, smooth, cpos, cside)
-        cpatches = _cuts(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
+        cpos = place_counters(model, smooth, cpos, cside)
+        cpatches = cut_many(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
         # whether a counter lies there: its shape and shading, as for tiles
         cvec = describe(cpatches, plane=False, where=disc_mask())
-        cper, cnames, _ = _per_name(distances(cvec, model.counter_templates),
+        cper, cnames, _ = best_per_name(distances(cvec, model.counter_templates),
                                     model.counter_names)
         # which counter: its colours, under the light measured on the board round it
-        names_by_colour = _counter_colours(model, view, ref, strip, cpatches, cpos,
+        names_by_colour = counter_colours(model, view, ref, strip, cpatches, cpos,
                                            cside / FINE)
         for k, i in enumerate(idx):
             o = np.argsort(cper[k])
@@ -558,7 +535,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             margin, cname = (c2 - c1) / max(c1 + c2, 1e-9), cnames[o[0]]
             other = cnames[o[1]] if len(o) > 1 else cname
             if names_by_colour is not None:
-                margin, cname, other = _colour_then_side(names_by_colour[k][:3], cper[k],
+                margin, cname, other = colour_then_side(names_by_colour[k][:3], cper[k],
                                                          cnames)
                 tint[i] = names_by_colour[k][3:]
             counter[i] = (c1, margin, cname, other, cpos[k])
@@ -654,79 +631,6 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.kind = "uncertain"
         out.append(reading)
     return _doubt_poor_photo(out)
-
-
-COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round the disc
-
-
-def _place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
-                    side: float) -> np.ndarray:
-    """Each counter's centre (working px), moved to where a counter face fits best. The
-    disc's outline alone is faint when a counter matches the board's colour, and half a
-    toadstool off is enough to take a double for a single."""
-    out = cpos.astype(np.float64).copy()
-    grid = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
-    for step in COUNTER_STEPS:
-        tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
-        vecs = describe(_cuts(smooth, tries * FINE, np.zeros(len(tries)), side,
-                              COUNTER_PATCH), plane=False, where=disc_mask())
-        best = distances(vecs, model.counter_templates).min(axis=1).reshape(len(out), -1)
-        out = tries.reshape(len(out), -1, 2)[np.arange(len(out)), best.argmin(axis=1)]
-    return out
-
-
-def _colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
-                      names: list[str]) -> tuple[float, str, str]:
-    """A counter's name from its colour (judged by colour) and its side, single or double
-    (judged by shape among that colour's faces): the colours tell the colour best, the
-    light-flattened shapes the number of toadstools. The margin is the smaller of the two."""
-    colour_margin, best, second = by_colour
-    colour = best.rsplit("-", 1)[0]
-    sides = sorted((float(shape[k]), n) for k, n in enumerate(names)
-                   if n.rsplit("-", 1)[0] == colour)
-    if len(sides) < 2:
-        return colour_margin, best, second
-    (s1, name), (s2, other) = sides[0], sides[1]
-    side_margin = (s2 - s1) / max(s1 + s2, 1e-9)
-    if side_margin < colour_margin:
-        return side_margin, name, other
-    return colour_margin, name, second
-
-
-def _counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.ndarray,
-                     patches: np.ndarray, centres: np.ndarray, side: float
-                     ) -> list[tuple[float, str, str, float, float]] | None:
-    """For each counter patch, judged by colour (see :mod:`counter_colour`): the best face's
-    margin over the best face of another colour, its name, that other face's name, and the
-    colour distances of the best face and of the empty board at the same place (``centres``,
-    working px; ``side``, the patch's side in working px), which say better than shapes
-    whether a counter lies there at all. None without colour templates or too little border
-    to measure the light on."""
-    if not len(model.counter_colours) or ref.shape != view.shape:
-        return None
-    gain = board_light(view, ref, strip)
-    if gain is None:
-        return None
-    gain = np.maximum(gain, 1e-3)
-    mask = disc_mask()
-    vecs = colour_vectors(patches / gain[None, None, None, :] / 255.0, mask)
-    faces = colour_templates(model.counter_colours, mask, 1.0 / gain)
-    per, names, _ = _per_name(distances(vecs, faces), model.counter_names * len(HAZE))
-    boards = _cuts(ref.astype(np.float32), centres, np.zeros(len(centres)), side,
-                   COUNTER_PATCH) / 255.0
-    bare = colour_templates(boards.reshape(len(boards), -1), mask, 1.0 / gain)
-    bare = bare.reshape(len(HAZE), len(boards), -1)
-    empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in bare], axis=0)
-    colours = [n.rsplit("-", 1)[0] for n in names]
-    out = []
-    for row, e in zip(per, empty, strict=True):
-        o = [int(k) for k in np.argsort(row)]
-        other = [k for k in o if colours[k] != colours[o[0]]]  # the best of another colour
-        d1 = float(row[o[0]])
-        d2 = float(row[other[0]]) if other else float("inf")
-        out.append(((d2 - d1) / max(d1 + d2, 1e-9), names[o[0]],
-                    names[other[0]] if other else names[o[0]], d1, float(e)))
-    return out
 
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...

@@ -1,0 +1,92 @@
+"""Which counter lies on a square: where exactly, which colour, which side.
+
+A counter lies anywhere in its square at any angle, and may be the colour of the board. So it
+is first re-centred on the face that fits best, then named by colour (under the light measured
+on the board, see :mod:`counter_colour`) and by side, single or double (by shape).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.the_glade.recognition.counter_colour import (
+    HAZE,
+    board_light,
+    colour_templates,
+    colour_vectors,
+)
+from companion.the_glade.recognition.model import COUNTER_PATCH, FINE, Model, disc_mask
+from companion.the_glade.recognition.ranking import best_per_name
+from companion.vision.patches import cut_many, describe, distances
+
+COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round the disc
+
+
+def place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
+                    side: float) -> np.ndarray:
+    """Each counter's centre (working px), moved to where a counter face fits best. The
+    disc's outline alone is faint when a counter matches the board's colour, and half a
+    toadstool off is enough to take a double for a single."""
+    out = cpos.astype(np.float64).copy()
+    grid = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
+    for step in COUNTER_STEPS:
+        tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
+        vecs = describe(cut_many(smooth, tries * FINE, np.zeros(len(tries)), side,
+                              COUNTER_PATCH), plane=False, where=disc_mask())
+        best = distances(vecs, model.counter_templates).min(axis=1).reshape(len(out), -1)
+        out = tries.reshape(len(out), -1, 2)[np.arange(len(out)), best.argmin(axis=1)]
+    return out
+
+
+def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
+                      names: list[str]) -> tuple[float, str, str]:
+    """A counter's name from its colour (judged by colour) and its side, single or double
+    (judged by shape among that colour's faces): the colours tell the colour best, the
+    light-flattened shapes the number of toadstools. The margin is the smaller of the two."""
+    colour_margin, best, second = by_colour
+    colour = best.rsplit("-", 1)[0]
+    sides = sorted((float(shape[k]), n) for k, n in enumerate(names)
+                   if n.rsplit("-", 1)[0] == colour)
+    if len(sides) < 2:
+        return colour_margin, best, second
+    (s1, name), (s2, other) = sides[0], sides[1]
+    side_margin = (s2 - s1) / max(s1 + s2, 1e-9)
+    if side_margin < colour_margin:
+        return side_margin, name, other
+    return colour_margin, name, second
+
+
+def counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.ndarray,
+                     patches: np.ndarray, centres: np.ndarray, side: float
+                     ) -> list[tuple[float, str, str, float, float]] | None:
+    """For each counter patch, judged by colour (see :mod:`counter_colour`): the best face's
+    margin over the best face of another colour, its name, that other face's name, and the
+    colour distances of the best face and of the empty board at the same place (``centres``,
+    working px; ``side``, the patch's side in working px), which say better than shapes
+    whether a counter lies there at all. None without colour templates or too little border
+    to measure the light on."""
+    if not len(model.counter_colours) or ref.shape != view.shape:
+        return None
+    gain = board_light(view, ref, strip)
+    if gain is None:
+        return None
+    gain = np.maximum(gain, 1e-3)
+    mask = disc_mask()
+    vecs = colour_vectors(patches / gain[None, None, None, :] / 255.0, mask)
+    faces = colour_templates(model.counter_colours, mask, 1.0 / gain)
+    per, names, _ = best_per_name(distances(vecs, faces), model.counter_names * len(HAZE))
+    boards = cut_many(ref.astype(np.float32), centres, np.zeros(len(centres)), side,
+                   COUNTER_PATCH) / 255.0
+    bare = colour_templates(boards.reshape(len(boards), -1), mask, 1.0 / gain)
+    bare = bare.reshape(len(HAZE), len(boards), -1)
+    empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in bare], axis=0)
+    colours = [n.rsplit("-", 1)[0] for n in names]
+    out = []
+    for row, e in zip(per, empty, strict=True):
+        o = [int(k) for k in np.argsort(row)]
+        other = [k for k in o if colours[k] != colours[o[0]]]  # the best of another colour
+        d1 = float(row[o[0]])
+        d2 = float(row[other[0]]) if other else float("inf")
+        out.append(((d2 - d1) / max(d1 + d2, 1e-9), names[o[0]],
+                    names[other[0]] if other else names[o[0]], d1, float(e)))
+    return out
