@@ -8,7 +8,8 @@ A plain script, run apart from the tests:
 
 Deal ``i`` of a critter is ``new_game(deck, critter, seed=i)``. For each deal it reports the
 greedy score, the solver's score, whether the solver proved it optimal within the time, its
-time and the states it explored; then means, score distributions and titles.
+time and the states it explored (turn expansions and sunlight-search nodes); then means, the
+bounds it proved, score distributions and titles.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ def summarise(rows: list[dict[str, object]], seconds: float) -> str:
     out.append(f"solver better on {better}, equal on {n - better - worse}, worse on {worse}")
     proven = sum(bool(r["optimal"]) for r in rows)
     out.append(f"proven optimal within {seconds:g} s: {proven}/{n} ({100 * proven / n:.0f}%)")
+    bounds = [int(r["bound"]) for r in rows]  # type: ignore[call-overload]
+    out.append(f"proven bound reported: mean {statistics.mean(bounds):.2f}, below 16 on "
+               f"{sum(b < 16 for b in bounds)}/{n}; proven optimal below 16: "
+               f"{sum(bool(r['optimal']) and int(r['solver']) < 16 for r in rows)}/{n}")  # type: ignore[call-overload]
     secs = [float(r["seconds"]) for r in rows]  # type: ignore[arg-type]
     states = [int(r["states"]) for r in rows]  # type: ignore[call-overload]
     gsecs = [float(r["greedy_seconds"]) for r in rows]  # type: ignore[arg-type]

@@ -1,40 +1,52 @@
 """A proven upper bound on the final score still reachable, and a guess for ordering the search.
 
-The bound relaxes the game in ways that can only help the player:
+The score is (succulents) + (succulents in the top row). The bound caps both with relaxations
+of the game that can only help the player, so it is never below the true best; "optimal" rests
+on it, and ``tests/glass_garden/test_gg_bound.py`` checks it against exhaustive search.
 
 * **Growing.** A soil plant can still grow only if its cost can ever be paid (at least 3
   resources of its kind could become active: nutrients always, sprouts only on plants that are
   or may become succulents) or an effect that can still happen grows it without paying.
-* **Growing in the sunlight phase.** Plants then move only by glass bonuses and effects, so a
-  soil plant can grow only if, per fertile zone, some group of columns not split by the
-  critter can hold 3 of its resources after no more row moves than could still happen (glass
-  cards lit now, plus one lighting per growth of an edge plant and per flip_glass step; the
-  columns are relaxed away when any shift could still happen).
+* **Growing in the sunlight phase** (:func:`_sunlight_relax`). Plants then move only by glass
+  bonuses and effects. A least fixed point over the order of growing: a plant can grow only
+  if a set of 3 for it needs no more row moves and shifts (:func:`_set_cost`) than the sunlit
+  glass, the pending steps and the plants that could grow before it could give (their effects,
+  the glass their growth lights); its own effect comes only after it grows.
 * **Rising.** Each succulent scores 2 only in the top row. A plant rises one row per move; the
   moves still to come are at most: the actions left in the dark phase, the upward move steps
   of the effects still to happen, and the glass bonuses' upward steps (each glass use needs a
   sunlit card: those lit now, plus at most one lighting per growth and per flip_glass step).
   So at most as many plants reach the top row as the cheapest rises fit in that budget.
-  Damage and the critter's advance only lower plants or split groups, so leaving them out
-  keeps the bound valid (and loose: see the README's benchmark).
+* **Damage and the critter's advance** (:func:`_least_phi`, dark phase). Damage is mandatory
+  and the critter's column and face-up side are known for every turn to come, so each damage
+  step hits at least a number of plants that depends only on how many can be in the bottom
+  row; a dynamic programme over the sum of the rows gives the least it can be at the end,
+  which caps the plants in the top row (see the comment above :func:`_hits_floor`).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import combinations, product
 from typing import TYPE_CHECKING
 
 from companion.glass_garden.critter import DARK_TURNS
-from companion.glass_garden.deck import SPROUT, Deck, Step
-from companion.glass_garden.fertile_zone import payments
-from companion.glass_garden.game import SUNLIGHT_TURN
+from companion.glass_garden.deck import SPROUT, Critter, CritterSide, Deck, Step
+from companion.glass_garden.fertile_zone import _icon_table, runs
+from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT_TURN
 from companion.glass_garden.scoring import MAX_SCORE, score
 
 if TYPE_CHECKING:
     from companion.glass_garden.game import State
+    from companion.glass_garden.garden import Garden
 
 
 def _can_rise(step: Step) -> bool:
     return step.kind == "move" and step.direction in ("up", "either")
+
+
+def _reach(step: Step) -> int:
+    return step.distance if step.distance else 8
 
 
 def _grows(step: Step, target: int, source: int, deck: Deck) -> bool:
@@ -63,11 +75,25 @@ class _Facts:
         self.shift_steps = [sum(1 for s in p.effect if s.kind == "shift") for p in plants]
         self.glass_shifts = [sum(1 for s in g.bonus if s.kind == "shift") for g in deck.glass]
         self.max_glass_shifts = max(self.glass_shifts, default=0)
+        # how far one shift step may carry a plant (8: any distance); 0 without shift steps
+        self.shift_reach = [max((_reach(s) for s in p.effect if s.kind == "shift"), default=0)
+                            for p in plants]
+        self.glass_reach = [max((_reach(s) for s in g.bonus if s.kind == "shift"), default=0)
+                            for g in deck.glass]
+        self.max_glass_reach = max(self.glass_reach, default=0)
+        # the plants a grow step of q may reach only through being q's neighbor
+        self.near_only = [all(s.plant in ("neighbor", "adjacent") for s in plants[q].effect
+                              if s.kind == "grow") for q in range(8)]
         self.max_glass_ups = max(self.glass_ups, default=0)
         self.shifts = any(s.kind == "shift" for p in plants for s in p.effect) or any(
             s.kind == "shift" for g in deck.glass for s in g.bonus)
         self.free_from = [[q for q in range(8) if q != p and any(
             _grows(s, p, q, deck) for s in plants[q].effect)] for p in range(8)]
+        self.protects = [sum(1 for s in p.effect if s.kind == "protect") for p in plants]
+        self.critter_flips = [sum(1 for s in p.effect if s.kind == "flip_critter")
+                              for p in plants]
+        # a glass bonus that grows a plant without paying: any soil plant may then grow
+        self.glass_grows = any(s.kind == "grow" for g in deck.glass for s in g.bonus)
         self.growable: dict[int, int] = {}
 
     def may_grow(self, grown: int) -> int:
@@ -77,7 +103,7 @@ class _Facts:
             return hit
         plants = self.deck.plants
         may = 0xFF
-        while True:
+        while not self.glass_grows:
             counts: dict[str, int] = {}
             for p, card in enumerate(plants):
                 for kind in (*card.upper, *card.lower):
@@ -108,78 +134,253 @@ def _facts(deck: Deck) -> _Facts:
     return f
 
 
-def _set_cost(deck: Deck, state: State, kind: str, may: int, columns: list[list[int]]
+def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach: int = 8
               ) -> int:
-    """The fewest row moves that put 3 ``kind`` resources in one zone within one of
-    ``columns`` (each a group of columns), counting sprouts of plants in ``may``."""
+    """The fewest row moves that put 3 ``kind`` resources in one zone, counting sprouts of
+    plants in ``may``, when at most ``shifts`` shifts, each carrying a plant at most ``reach``
+    columns (8: any distance), may still happen before the set pays.
+
+    A set's lenders (1-3 plants) must end within 3 consecutive columns not split by the
+    critter. A shift takes one plant out of the row of cards and puts it back elsewhere; the
+    plants it passes close up by one column. So, for the lenders ``U`` that are never shifted
+    (the critter never moves within a turn, and nothing passes it): the critter is not between
+    them, and every other plant now between them must be shifted away, except as many as the
+    3 columns leave room for; every other lender must be shifted itself; and a shifted lender
+    moves at most ``shifts * reach`` columns while ``U`` moves at most ``shifts``. Every way of
+    choosing ``U`` is tried; the set is possible only when one needs no more than ``shifts``.
+    Directions are ignored (a relaxation)."""
     g = state.garden
+    key = (id(deck), g.cols, g.rows, kind, may, shifts, min(reach, 8))
+    hit = _SET_COSTS.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    if len(_SET_COSTS) > 200_000:
+        _SET_COSTS.clear()
+    k = g.critter_col
+    near = shifts * (reach + 1) + 2  # how far a shifted lender may start from the others
     best = 99
-    for run in columns:
-        for zone in (0, 1):
-            options: list[list[tuple[int, int]]] = []  # per plant: (icons, moves)
-            for c in run:
-                p = g.cols[c]
-                card = deck.plants[p]
-                opts = [(0, 0)]
-                for half, icons in ((0, card.upper), (1, card.lower)):
-                    n = sum(1 for k in icons if k == kind and (k != SPROUT or may >> p & 1))
-                    if n:
-                        need = zone + 1 if half == 0 else zone
-                        opts.append((n, abs(g.rows[p] - need)))
-                options.append(opts)
-            best = min(best, _cheapest(options))
+    for zone in (0, 1):
+        lenders = [(c, opts) for c in range(9) if c != k
+                   for opts in [_options(deck, g, g.cols[c], kind, may, zone)[1:]] if opts]
+        for size in (1, 2, 3):
+            for combo in combinations(lenders, size):
+                moves = _fewest_moves([opts for _, opts in combo])
+                if moves >= best:
+                    continue
+                if _shifts_needed([c for c, _ in combo], g, k, near) <= shifts:
+                    best = moves
+    _SET_COSTS[key] = (deck, best)
     return best
 
 
-def _cheapest(options: list[list[tuple[int, int]]]) -> int:
-    """Fewest moves choosing one option per plant for at least 3 icons."""
-    reach = {0: 0}  # icons (capped at 3) -> moves
-    for opts in options:
-        nxt: dict[int, int] = {}
-        for have, cost in reach.items():
-            for n, moves in opts:
-                k = min(3, have + n)
-                if cost + moves < nxt.get(k, 99):
-                    nxt[k] = cost + moves
-        reach = nxt
-    return reach.get(3, 99)
+def _fewest_moves(options: list[list[tuple[int, int]]]) -> int:
+    """Fewest row moves choosing one option (icons, moves) per lender for at least 3 icons."""
+    best = 99
+    for pick in product(*options):
+        if sum(n for n, _ in pick) >= 3:
+            best = min(best, sum(m for _, m in pick))
+    return best
 
 
-def _sunlight_growable(state: State, facts: _Facts, may: int) -> int:
-    """In the sunlight phase, plants move only by glass bonuses and effects: a soil plant can
-    grow only if a set for it needs no more row moves than could still happen."""
+def _shifts_needed(cols: list[int], g: Garden, critter: int, near: int) -> int:
+    """The fewest shifts that can bring lenders in ``cols`` within 3 consecutive columns (see
+    :func:`_set_cost`); 99 when none can."""
+    best = 99
+    if max(cols) - min(cols) <= 2 * near - 2:
+        best = len(cols)  # every lender shifted
+    for r in range(1, len(cols) + 1):
+        for kept in combinations(cols, r):
+            lo, hi = min(kept), max(kept)
+            if lo < critter < hi:
+                continue
+            moved = [c for c in cols if c not in kept]
+            if any(c < lo - near or c > hi + near for c in moved):
+                continue
+            between = sum(1 for c in range(lo + 1, hi) if c != critter and c not in cols)
+            best = min(best, len(moved) + max(0, between - (3 - len(cols))))
+    return best
+
+
+_SET_COSTS: dict[tuple[object, ...], tuple[Deck, int]] = {}
+
+
+def _options(deck: Deck, g: Garden, p: int, kind: str, may: int, zone: int
+             ) -> list[tuple[int, int]]:
+    """What plant ``p`` can lend to ``zone``: (icons of ``kind``, row moves needed)."""
+    card = deck.plants[p]
+    opts = [(0, 0)]
+    for half, icons in ((0, card.upper), (1, card.lower)):
+        n = sum(1 for x in icons if x == kind and (x != SPROUT or may >> p & 1))
+        if n:
+            need = zone + 1 if half == 0 else zone
+            opts.append((n, abs(g.rows[p] - need)))
+    return opts
+
+
+def _sunlight_relax(state: State, facts: _Facts, may: int) -> tuple[int, int]:
+    """In the sunlight phase plants move only by glass bonuses and effects. Returns the plants
+    that can still be succulents and the most glass lightings still possible.
+
+    This is a least fixed point over the order of growing: a plant's own effect (and the glass
+    its growth lights) comes only after it grows, so the first plant to grow can use only the
+    sunlit glass and the pending steps, the second also what the first plant's effect and
+    growth give, and so on. Round after round, a soil plant that :meth:`_Facts.may_grow`
+    allows joins the set when a set of 3 for it needs no more row moves than the plants
+    already in the set (and the glass and pending steps) could give, or one of them grows it
+    free. The test is monotone in the set, so by induction on the real order of growing every
+    plant that really grows is in the result: it over-approximates, and the bound stays valid.
+
+    Lightings: a dark glass card lights when an edge plant grows next to it or by a
+    ``flip_glass`` step. Without any shift the two edge plants are fixed, so at most those two
+    (if still candidates) light a card by growing; each shift brings at most two new plants to
+    the edges.
+    """
     deck = state.deck
     g = state.garden
-    soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
-    if not soil:
-        return may
     lit = [i for i in range(6) if g.glass >> i & 1]
-    shifts = sum(facts.shift_steps[p] for p in soil) + sum(
-        facts.glass_shifts[i] for i in lit) + sum(q.step.kind == "shift" for q in state.pending)
-    # a glass card lights only when an edge plant grows (or by flip_glass); the two edge
-    # plants change only by shifting, each shift bringing at most two new plants to the edges
-    flips = sum(facts.flips[p] for p in soil)
-    lightings = min(len(soil), 2 + 2 * shifts) + flips
-    shifts += lightings * facts.max_glass_shifts
-    lightings = min(len(soil), 2 + 2 * shifts) + flips
-    moves = sum(len(deck.glass[i].bonus) for i in lit) + len(state.pending)
-    moves += sum(facts.steps[p] for p in soil) + lightings * facts.max_glass_steps
-    shifting = shifts > 0
-    if shifting:
-        columns = [[c for c in range(9) if g.cols[c] >= 0]]  # columns relaxed away
-    else:
-        from companion.glass_garden.fertile_zone import runs
+    cand = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
+    pending_shifts = sum(q.step.kind == "shift" for q in state.pending)
+    pending_flips = sum(q.step.kind == "flip_glass" for q in state.pending)
+    glass_shifts = sum(facts.glass_shifts[i] for i in lit)
+    glass_moves = sum(len(deck.glass[i].bonus) for i in lit)
+    left, right = g.edge_plants()
 
-        columns = [list(r) for r in runs(g)]
-    out = g.grown
-    free = [p for p in soil if any(may >> q & 1 and not g.grown >> q & 1
-                                   for q in facts.free_from[p])]
-    for p in soil:
-        cost = deck.plants[p].cost
-        kinds = ("box", "cloud", "lightning", "droplet", SPROUT) if cost == "any" else (cost,)
-        if p in free or min(_set_cost(deck, state, k, may, columns) for k in kinds) <= moves:
-            out |= 1 << p
-    return out
+    pending_reach = max((_reach(q.step) for q in state.pending if q.step.kind == "shift"),
+                        default=0)
+    lit_reach = max((facts.glass_reach[i] for i in lit), default=0)
+
+    def budget(helpers: list[int]) -> tuple[int, int, int, int]:
+        """(shifts, lightings, row moves, farthest shift) still possible when only ``helpers``
+        may grow."""
+        flips = sum(facts.flips[p] for p in helpers) + pending_flips
+        base_shifts = sum(facts.shift_steps[p] for p in helpers) + glass_shifts + pending_shifts
+        shifts = base_shifts
+        while True:
+            edge = (sum(1 for p in (left, right) if p in helpers) if shifts == 0
+                    else min(len(helpers), 2 + 2 * shifts))
+            lightings = edge + flips
+            nxt = base_shifts + lightings * facts.max_glass_shifts
+            if nxt == shifts:
+                break
+            shifts = nxt
+        moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers)
+        reach = max(pending_reach, lit_reach, *(facts.shift_reach[p] for p in helpers),
+                    facts.max_glass_reach if lightings else 0)
+        return shifts, lightings, moves + lightings * facts.max_glass_steps, reach
+
+    if facts.glass_grows or any(q.step.kind == "grow" for q in state.pending):
+        return may, len(cand) + sum(facts.flips[p] for p in cand) + pending_flips
+    grew: list[int] = []  # the least fixed point, built up from nothing
+    while True:
+        active = g.grown | sum(1 << p for p in grew)
+        shifts, lightings, moves, reach = budget(grew)
+        nxt = []
+        for p in cand:
+            # a grow step of a neighbor reaches only plants that can be next to it: those next
+            # to it now, or (with shifts) as near as the shifts can carry them
+            span = 2 + shifts * (min(reach, 8) + 1)
+            if p in grew or any(q in grew and (not facts.near_only[q] or p in g.neighbors(q)
+                                               or abs(g.col_of(p) - g.col_of(q)) <= span)
+                                for q in facts.free_from[p]):
+                nxt.append(p)
+                continue
+            cost = deck.plants[p].cost
+            kinds = ("box", "cloud", "lightning", "droplet", SPROUT) if cost == "any" else (cost,)
+            if min(_set_cost(deck, state, k, active, shifts, reach) for k in kinds) <= moves:
+                nxt.append(p)
+        if len(nxt) == len(grew):
+            return active, lightings
+        grew = nxt
+
+
+# -- damage and the critter's advance ---------------------------------------------------
+#
+# Let phi be the sum of the rows of all 8 plants (0 = all top, 16 = all bottom). Only moves
+# change it: an action or effect step moving up lowers it by 1, one moving down raises it by 1,
+# and every plant the critter damages raises it by 1 (a shift never changes a row). At the end,
+# T plants in the top row leave the others in rows 1-2, so phi_final <= 2 * (8 - T), i.e.
+# T <= 8 - ceil(phi_final / 2): a lower bound on phi_final caps the number of top succulents.
+#
+# Damage is mandatory. At a dark turn's damage, at most phi // 2 plants can be in the bottom
+# row (each bottom plant adds 2 to phi), and at most the protect steps still possible protect
+# others; every other plant in the damaged area is hit. The area is known from the turn alone:
+# the critter is in column turn - 1, so it has turn - 1 plants on its left and 9 - turn on its
+# right whatever the shifts did, and its face-up side alternates each turn (a flip_critter
+# step still possible may toggle it once per such step). So "N plants" on a side with m plants
+# hits at least min(N, m - immune) of them, "N columns" at least min(N, m) - immune.
+#
+# :func:`_least_phi` is an exact dynamic programme over the relaxed game where, each turn, phi
+# may drop by at most the actions of that turn, rise freely, and then grows by at least that
+# lower bound of hits. The effect steps that move plants up are kept out of the programme and
+# subtracted at the end, with the glass bonuses: spending an upward move later never harms in
+# this relaxation (a higher phi never means more hits), so using them last gives the least
+# phi_final of all the ways to use them.
+
+
+@lru_cache(maxsize=20_000)
+def _hits_floor(side: CritterSide, col: int, immune: int) -> int:
+    """The fewest plants the first damage pattern of ``side`` can hit with the critter in
+    column ``col`` when at most ``immune`` plants are in the bottom row or protected."""
+    if not side.damage:
+        return 0
+    pat = side.damage[0]
+    if not {0, 1} <= set(pat.rows):
+        return 0  # a plant may dodge it by its row alone: no floor
+    sizes = []
+    for s in (("left", "right") if pat.side == "both" else (pat.side,)):
+        m = col if s == "left" else 8 - col
+        sizes.append(m if pat.unit == "plants" else min(pat.count, m))
+
+    def hit(m: int, safe: int) -> int:
+        return min(pat.count, max(0, m - safe))
+
+    if len(sizes) == 1:
+        return hit(sizes[0], immune)
+    return min(hit(sizes[0], i) + hit(sizes[1], immune - i) for i in range(immune + 1))
+
+
+@lru_cache(maxsize=200_000)
+def _least_phi(critter: Critter, turn: int, col: int, cap: int, side: int, shield: int,
+               phi: int, protects: int, flips: int) -> int:
+    """The least phi at the end of the dark phase from the damage step of ``turn`` on, in the
+    relaxation described above: before the damage phi may drop by ``cap`` (the actions left
+    this turn) or rise freely; ``shield`` plants are protected this turn already;
+    ``protects`` and ``flips`` steps may still come (each used on one turn)."""
+    best = 16
+    for y in range(flips + 1):
+        up = side ^ (y & 1)
+        for q in range(protects + 1):
+            for before in range(max(0, phi - cap), 17):
+                after = min(16, before + _hits_floor(critter.sides[up], col,
+                                                     before // 2 + shield + q))
+                if turn >= DARK_TURNS:
+                    value = after
+                else:
+                    value = _least_phi(critter, turn + 1, min(col + 1, 8), 2, 1 - up, 0,
+                                       after, protects - q, flips - y)
+                if value < best:
+                    best = value
+                    if best == 0:
+                        return 0
+    return best
+
+
+def _top_cap(state: State, facts: _Facts, soil: list[int], glass_ups: int) -> int:
+    """The most plants (of any side) that can end in the top row, by damage counting."""
+    g = state.garden
+    phi = sum(g.rows)
+    effect_ups = sum(facts.ups[p] for p in soil) + sum(1 for q in state.pending
+                                                       if _can_rise(q.step))
+    if state.turn < SUNLIGHT_TURN and state.phase in (ACTIONS, GROW):
+        protects = sum(facts.protects[p] for p in soil) + sum(
+            q.step.kind == "protect" for q in state.pending)
+        flips = sum(facts.critter_flips[p] for p in soil) + sum(
+            q.step.kind == "flip_critter" for q in state.pending)
+        cap = state.actions_left if state.phase == ACTIONS else 0
+        phi = _least_phi(state.table.critter, state.turn, g.critter_col, cap, g.critter_side,
+                         bin(state.protected).count("1"), phi, protects, flips)
+    final = max(0, phi - effect_ups - glass_ups)
+    return 8 - (final + 1) // 2
 
 
 def growable(state: State) -> int:
@@ -189,33 +390,32 @@ def growable(state: State) -> int:
 
 def upper_bound(state: State) -> int:
     """A score the game can never beat from ``state`` (see the module's reasoning)."""
-    if state.phase == "over":
+    if state.phase == OVER:
         return state.score()
     deck = state.deck
     facts = _facts(deck)
     g = state.garden
     may = facts.may_grow(g.grown)
+    if any(q.step.kind == "grow" for q in state.pending):
+        may = 0xFF  # a pending step of a grown plant may grow any soil plant free
     sunlight = state.turn >= SUNLIGHT_TURN
-    if sunlight:
-        may = _sunlight_growable(state, facts, may)
     soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
+    if sunlight:
+        may, lightings = _sunlight_relax(state, facts, may)
+        soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
+    else:
+        lightings = len(soil) + sum(facts.flips[p] for p in soil) + sum(
+            q.step.kind == "flip_glass" for q in state.pending)
     budget = 0
     if not sunlight:
-        left = state.actions_left if state.phase == "actions" else 0
+        left = state.actions_left if state.phase == ACTIONS else 0
         budget += left + 2 * (DARK_TURNS - state.turn)
     budget += sum(facts.ups[p] for p in soil)
     budget += sum(1 for q in state.pending if _can_rise(q.step))
     # glass: each use needs a sunlit card: those lit now, plus one per lighting still possible
-    flips = sum(facts.flips[p] for p in soil)
-    lightings = len(soil) + flips
-    if sunlight:
-        shifts = sum(facts.shift_steps[p] for p in soil) + sum(
-            facts.glass_shifts[i] for i in range(6) if g.glass >> i & 1) + sum(
-            q.step.kind == "shift" for q in state.pending)
-        shifts += (min(len(soil), 2 + 2 * shifts) + flips) * facts.max_glass_shifts
-        lightings = min(len(soil), 2 + 2 * shifts) + flips
-    budget += sum(facts.glass_ups[i] for i in range(6) if g.glass >> i & 1)
-    budget += lightings * facts.max_glass_ups
+    glass_ups = sum(facts.glass_ups[i] for i in range(6) if g.glass >> i & 1)
+    glass_ups += lightings * facts.max_glass_ups
+    budget += glass_ups
     rows = g.rows
     rises = sorted(rows[p] for p in range(8) if may >> p & 1)
     top = 0
@@ -224,7 +424,43 @@ def upper_bound(state: State) -> int:
             break
         budget -= r
         top += 1
+    if not sunlight:
+        top = min(top, _top_cap(state, facts, soil, glass_ups))
     return min(MAX_SCORE, len(rises) + top)
+
+
+def payable_kinds(deck: Deck, g: Garden) -> frozenset[str]:
+    """The resource kinds of which some set of 3 could pay now: the kinds of
+    :func:`fertile_zone.payments` without listing every set (a count per group of columns
+    and zone), for ordering the search quickly."""
+    key = (id(deck), g.cols, g.rows, g.grown)
+    hit = _KINDS.get(key)
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    if len(_KINDS) > 200_000:
+        _KINDS.clear()
+    table = _icon_table(deck)
+    found: set[str] = set()
+    k = g.critter_col
+    run_list = _RUNS.get(k)
+    if run_list is None:
+        run_list = _RUNS[k] = runs(g)  # the groups depend only on the critter's column
+    for run in run_list:
+        for zone in (0, 1):
+            counts: dict[str, int] = {}
+            for c in run:
+                p = g.cols[c]
+                for _, kind, sprout in table[p][g.rows[p]][zone]:
+                    if not sprout or g.grown >> p & 1:
+                        counts[kind] = counts.get(kind, 0) + 1
+            found.update(k for k, n in counts.items() if n >= 3)
+    kinds = frozenset(found)
+    _KINDS[key] = (deck, kinds)
+    return kinds
+
+
+_KINDS: dict[tuple[object, ...], tuple[Deck, frozenset[str]]] = {}
+_RUNS: dict[int, list[tuple[int, ...]]] = {}
 
 
 def guess(state: State) -> float:
@@ -236,7 +472,7 @@ def guess(state: State) -> float:
     value = float(score(g))
     soil = [p for p in range(8) if not g.grown >> p & 1]
     if soil:
-        table = payments(deck, g)
+        table = payable_kinds(deck, g)
         for p in soil:
             cost = deck.plants[p].cost
             if (cost == "any" and table) or cost in table:

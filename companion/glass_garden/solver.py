@@ -3,23 +3,34 @@
 Both work turn by turn over :func:`turns.turn_outcomes` (every distinct outcome of a turn) and
 finish the game with the exact sunlight search. The solver:
 
-1. plays the greedy policy to have a whole plan at once (typically under a second);
-2. runs beam searches of growing width, ranking states by :func:`bound.guess`;
+1. plays the greedy policy to have a whole plan at once (typically under a second). With less
+   than :data:`QUICK_SECONDS` to think, the greedy plan itself is cut off at
+   :data:`QUICK_SHARE` of the time and the rest of the game is finished by a move-free policy
+   (:func:`quick_turn`), so a legal whole plan, and a first turn at least as good as greedy's
+   first turns played so far, comes back within the time asked;
+2. runs beam searches of growing width, ranking states by :func:`bound.guess`, each wider one
+   only when it can finish in the time left (its cost guessed from the last one's);
 3. spends the rest of its time in a depth-first branch and bound over whole turns, children
    in ``guess`` order, cutting every state whose :func:`bound.upper_bound` cannot beat the best
-   plan, with a transposition table of states already searched to the end.
+   plan, with a transposition table of states already searched to the end and a table of the
+   bounds already worked out. The sunlight phase of each leaf is searched exactly within a
+   node budget; when a whole pass ends unproven only because some of those searches were cut
+   short, the pass is repeated with 4 times the budget (from a late turn this is what proves).
 
 It reports the best plan found, the proven bound (the best score, or the largest bound of a
-root outcome not yet searched to the end) and ``optimal`` only when the two meet.
+root outcome not yet searched to the end) and ``optimal`` only when the two meet. Every wait
+reads ``clock`` (``time.monotonic`` unless a test passes a fake one).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from companion.glass_garden.actions import Action, Done, Grow, Move, Skip, UseGlass
 from companion.glass_garden.bound import guess, upper_bound
-from companion.glass_garden.game import OVER, SUNLIGHT, State
+from companion.glass_garden.game import ACTIONS, OVER, SUNLIGHT, State
 from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.turns import OutOfTime, Path, SunlightSolver, turn_outcomes
 
@@ -45,24 +56,56 @@ class Result:
 
 
 #: The beam searches run before the branch and bound, in order (each as time allows).
-BEAM_WIDTHS: tuple[int, ...] = (2, 8)
+BEAM_WIDTHS: tuple[int, ...] = (2, 8, 24, 64, 160, 400)
+#: Below this many seconds the greedy plan is not always completed (see the module's text).
+QUICK_SECONDS = 2.0
+#: The share of a short time limit the greedy plan may use before it is cut off.
+QUICK_SHARE = 0.6
+
+#: The largest node budget of one sunlight search when a finished pass is repeated.
+SUN_NODES_MAX = 100_000
+
+Clock = Callable[[], float]
 
 
 class Search:
-    """Shared machinery: cached turn outcomes and the exact sunlight search."""
+    """Shared machinery: cached turn outcomes and bounds, and the exact sunlight search."""
 
     def __init__(self, deadline: float | None = None, cache_limit: int = 4000,
-                 sun_nodes: int = 400) -> None:
+                 sun_nodes: int = 400, clock: Clock = time.monotonic) -> None:
         self.deadline = deadline
-        self.sun = SunlightSolver(node_limit=sun_nodes, deadline=deadline)
+        self.clock = clock
+        self.sun = SunlightSolver(node_limit=sun_nodes, deadline=deadline, clock=clock)
         self.cache: dict[State, list[tuple[State, Path]]] = {}
         self.cache_limit = cache_limit
+        self.bounds: dict[State, int] = {}
+        self.guesses: dict[State, float] = {}
         self.nodes = 0
         self.unproven = 0  # the largest bound of a sunlight search cut short
 
     def check_time(self) -> None:
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.clock() > self.deadline:
             raise OutOfTime
+
+    def guess(self, state: State) -> float:
+        """:func:`bound.guess`, worked out once per state (children are ranked twice: when a
+        state is expanded and again in the beam)."""
+        hit = self.guesses.get(state)
+        if hit is None:
+            if len(self.guesses) > 400_000:
+                self.guesses.clear()
+            hit = self.guesses[state] = guess(state)
+        return hit
+
+    def bound(self, state: State) -> int:
+        """:func:`bound.upper_bound`, worked out once per state (the table is a cache of a pure
+        function, so it never changes a result)."""
+        hit = self.bounds.get(state)
+        if hit is None:
+            if len(self.bounds) > 400_000:
+                self.bounds.clear()
+            hit = self.bounds[state] = upper_bound(state)
+        return hit
 
     def outcomes(self, state: State) -> list[tuple[State, Path]]:
         hit = self.cache.get(state)
@@ -70,7 +113,7 @@ class Search:
             return hit
         self.check_time()
         self.nodes += 1
-        kids = sorted(turn_outcomes(state).items(), key=lambda kv: -guess(kv[0]))
+        kids = sorted(turn_outcomes(state).items(), key=lambda kv: -self.guess(kv[0]))
         if len(self.cache) < self.cache_limit:
             self.cache[state] = kids
         return kids
@@ -81,24 +124,66 @@ class Search:
             return state.score(), ()
         value, path, exact = self.sun.solve(state)
         if not exact:
-            self.unproven = max(self.unproven, upper_bound(state))
+            self.unproven = max(self.unproven, self.bound(state))
         return value, path
 
-    def rollout(self, state: State) -> Plan:
-        """Play turn by turn choosing the best one-turn outcome (score, then guess)."""
+    def rollout(self, state: State, cut_off: bool = False) -> Plan:
+        """Play turn by turn choosing the best one-turn outcome (score, then guess). With
+        ``cut_off``, running out of time finishes the game with :func:`quick_turn` instead of
+        raising :class:`OutOfTime`."""
         turns: list[Path] = []
         states: list[State] = []
-        while state.phase not in (SUNLIGHT, OVER):
-            kids = self.outcomes(state)
-            nxt, path = max(kids, key=lambda kv: (kv[0].score(), guess(kv[0])))
-            states.append(state)
-            turns.append(path)
-            state = nxt
-        value, path = self.finish(state)
+        try:
+            while state.phase not in (SUNLIGHT, OVER):
+                kids = self.outcomes(state)
+                nxt, path = max(kids, key=lambda kv: (kv[0].score(), self.guess(kv[0])))
+                states.append(state)
+                turns.append(path)
+                state = nxt
+            value, path = self.finish(state)
+        except OutOfTime:
+            if not cut_off:
+                raise
+            while state.phase != OVER:
+                nxt, path = quick_turn(state)
+                states.append(state)
+                turns.append(path)
+                state = nxt
+            return Plan(state.score(), turns, states)
         if state.phase == SUNLIGHT:
             states.append(state)
             turns.append(path)
         return Plan(value, turns, states)
+
+
+def quick_turn(state: State) -> tuple[State, Path]:
+    """One turn (or the sunlight phase) by a policy that needs no search: take no actions, grow
+    whatever can grow, use every sunlit glass card, and for an effect or bonus step prefer
+    moving a succulent up. Fast (milliseconds) and always legal; used only when time is up."""
+    turn = state.turn
+    path: list[Action] = []
+    while state.phase != OVER and state.turn == turn:
+        action = _quick_action(state, state.legal_actions())
+        path.append(action)
+        state = state.apply_unchecked(action)
+    return state, tuple(path)
+
+
+def _quick_action(state: State, actions: list[Action]) -> Action:
+    if state.pending:
+        g = state.garden
+        rises = [a for a in actions if isinstance(a, Move) and a.dy < 0 and g.is_grown(a.plant)]
+        if rises:
+            return rises[0]
+        calm = [a for a in actions if isinstance(a, Skip)]
+        return calm[0] if calm else actions[0]
+    if state.phase == ACTIONS:
+        return Done()
+    for kind in (Grow, UseGlass):
+        found = [a for a in actions if isinstance(a, kind)]
+        if found:
+            return found[0]
+    return Done()
 
 
 def greedy(state: State, deadline: float | None = None) -> Plan:
@@ -117,9 +202,9 @@ def plan_through(search: Search, chain: list[tuple[State, Path]], last: State) -
 
 
 class Solver(Search):
-    def __init__(self, root: State, seconds: float) -> None:
-        self.start = time.monotonic()
-        super().__init__(self.start + seconds)
+    def __init__(self, root: State, seconds: float, clock: Clock = time.monotonic) -> None:
+        self.start = clock()
+        super().__init__(self.start + seconds, clock=clock)
         self.seconds = seconds
         self.root = root
         self.best: Plan | None = None
@@ -129,7 +214,7 @@ class Solver(Search):
     def offer(self, plan: Plan, how: str) -> None:
         if self.best is None or plan.score > self.best.score:
             self.best = plan
-            self.log.append(f"{time.monotonic() - self.start:.2f}s {how}: {plan.score}")
+            self.log.append(f"{self.clock() - self.start:.2f}s {how}: {plan.score}")
 
     def beam(self, width: int) -> None:
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
@@ -142,9 +227,31 @@ class Solver(Search):
                 for child, path in self.outcomes(state):
                     if child not in nxt:
                         nxt[child] = [*chain, (state, path)]
-            ranked = sorted(nxt.items(), key=lambda kv: -guess(kv[0]))
+            ranked = sorted(nxt.items(), key=lambda kv: -self.guess(kv[0]))
             best = self.best.score if self.best else -1
-            layer = [kv for kv in ranked if upper_bound(kv[0]) > best][:width]
+            layer = []
+            for kv in ranked:  # the bound only for as many as the beam keeps
+                if self.bound(kv[0]) > best:
+                    layer.append(kv)
+                    if len(layer) == width:
+                        break
+
+    def beams(self) -> None:
+        """The beam searches of :data:`BEAM_WIDTHS`, in order. The first two always run (as
+        time allows); a wider one runs only when its cost, guessed from the last beam's time
+        in proportion to the width, fits in the time left, as a beam cut short gives nothing."""
+        assert self.best is not None and self.deadline is not None
+        last: tuple[int, float] | None = None
+        for i, width in enumerate(BEAM_WIDTHS):
+            if self.best.score >= self.bound(self.root):
+                return
+            now = self.clock()
+            if i >= 2 and last is not None:
+                guess_cost = last[1] * width / last[0]
+                if now + guess_cost > self.deadline:
+                    return
+            self.beam(width)
+            last = (width, self.clock() - now)
 
     def dfs(self, state: State, chain: list[tuple[State, Path]]) -> None:
         if state.phase in (SUNLIGHT, OVER):
@@ -156,7 +263,7 @@ class Solver(Search):
             assert self.best is not None
             if self.best.score >= MAX_SCORE:
                 return
-            if upper_bound(child) <= self.best.score:
+            if self.bound(child) <= self.best.score:
                 continue
             self.dfs(child, [*chain, (state, path)])
         self.closed.add(state)
@@ -168,7 +275,7 @@ class Solver(Search):
         if not plan.states or plan.states[-1].phase != SUNLIGHT:
             return
         last = plan.states[-1]
-        self.sun.deadline = max(time.monotonic() + 0.02, self.start + self.seconds)
+        self.sun.deadline = max(self.clock() + 0.02, self.start + self.seconds)
         self.sun.node_limit = 50_000
         try:
             value, path, _ = self.sun.solve(last)
@@ -190,35 +297,50 @@ class Solver(Search):
         assert self.best is not None
         if self.root.phase in (SUNLIGHT, OVER) or self.root in self.closed:
             return max(self.best.score, self.unproven)
-        open_bounds = [upper_bound(c) for c, _ in self.cache.get(self.root, [])
-                       if not self.settled(c)]
+        top = max(self.best.score, self.unproven)
         if self.root not in self.cache:
-            open_bounds.append(upper_bound(self.root))
-        return max([self.best.score, self.unproven, *open_bounds])
+            return max(top, self.bound(self.root))
+        for child, _ in self.cache[self.root]:
+            if top >= MAX_SCORE:
+                break  # nothing can raise it further: skip the remaining bounds
+            if not self.settled(child):
+                top = max(top, self.bound(child))
+        return top
 
     def run(self) -> Result:
-        # the greedy plan is always completed, whatever the time limit
-        self.deadline, self.sun.deadline = None, None
-        greedy_plan = self.rollout(self.root)
+        # the greedy plan is completed whatever the time limit, unless that is very short
+        quick = self.seconds < QUICK_SECONDS
+        cut = self.start + QUICK_SHARE * self.seconds if quick else None
+        self.deadline, self.sun.deadline = cut, cut
+        greedy_plan = self.rollout(self.root, cut_off=quick)
         # the last 5% of the time is kept for polishing the best plan's sunlight phase
         self.deadline = self.sun.deadline = self.start + 0.95 * self.seconds
         self.offer(greedy_plan, "greedy")
         assert self.best is not None
+        saved = 0
         try:
             if self.root.phase not in (SUNLIGHT, OVER):
-                for width in BEAM_WIDTHS:
-                    if self.best.score >= upper_bound(self.root):
-                        break
-                    self.beam(width)
+                self.beams()
                 self.dfs(self.root, [])
+                # a whole pass done, but sunlight searches cut short by their node budget
+                # leave it unproven: search again with 4 times the budget
+                while (self.best.score < self.root_bound()
+                       and self.sun.node_limit < SUN_NODES_MAX):
+                    self.sun.node_limit *= 4
+                    self.log.append(f"again, sunlight budget {self.sun.node_limit}")
+                    saved, self.unproven = max(saved, self.unproven), 0
+                    self.closed.clear()
+                    self.dfs(self.root, [])
+                    saved = 0  # the pass was completed: its own findings stand alone
         except OutOfTime:
             self.log.append("out of time")
+            self.unproven = max(self.unproven, saved)
         self.polish()
         bound = self.root_bound()
         return Result(self.best, bound, self.best.score >= bound, self.nodes + self.sun.nodes,
-                      time.monotonic() - self.start, greedy_plan.score, self.log)
+                      self.clock() - self.start, greedy_plan.score, self.log)
 
 
-def solve(state: State, seconds: float = 10.0) -> Result:
+def solve(state: State, seconds: float = 10.0, clock: Clock = time.monotonic) -> Result:
     """The best plan found from ``state`` within ``seconds``, with a proven bound."""
-    return Solver(state, seconds).run()
+    return Solver(state, seconds, clock).run()

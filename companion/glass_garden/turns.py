@@ -8,6 +8,7 @@ outcomes are deduplicated: two ways to reach the same next state are one outcome
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.glass_garden.actions import Action
@@ -47,11 +48,13 @@ class SunlightSolver:
     when a line reaches the state's upper bound. ``node_limit`` bounds the work per call; a
     result found after the limit is the best seen, flagged inexact."""
 
-    def __init__(self, node_limit: int = 20000, deadline: float | None = None) -> None:
+    def __init__(self, node_limit: int = 20000, deadline: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.memo: dict[State, tuple[int, Path, bool]] = {}
         self.nodes = 0
         self.node_limit = node_limit
         self.deadline = deadline
+        self.clock = clock
         self._budget = 0
 
     def best(self, state: State) -> tuple[int, Path]:
@@ -73,7 +76,7 @@ class SunlightSolver:
             return hit
         self.nodes += 1
         self._budget -= 1
-        if self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline:
+        if self.deadline is not None and self.nodes % 16 == 0 and self.clock() > self.deadline:
             raise OutOfTime
         cap = upper_bound(state)
         actions = state.legal_actions()

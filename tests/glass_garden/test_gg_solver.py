@@ -9,7 +9,7 @@ from companion.glass_garden.actions import Done
 from companion.glass_garden.bound import upper_bound
 from companion.glass_garden.deck import load_deck
 from companion.glass_garden.game import new_game
-from companion.glass_garden.solver import greedy, solve
+from companion.glass_garden.solver import QUICK_SECONDS, greedy, quick_turn, solve
 from companion.glass_garden.tracker import GameTracker
 from companion.glass_garden.turns import SunlightSolver, turn_outcomes
 
@@ -25,7 +25,7 @@ def replay(state, turns):  # type: ignore[no-untyped-def]
 def test_solver_plan_replays_to_its_score_and_beats_or_ties_greedy(critter: str) -> None:
     s = new_game(load_deck(), critter, seed=11)
     base = greedy(s)
-    result = solve(s, 0.8)
+    result = solve(s, QUICK_SECONDS)  # long enough for the greedy plan to be completed
     assert replay(s, base.turns).score() == base.score
     final = replay(s, result.plan.turns)
     assert final.is_terminal() and final.score() == result.plan.score
@@ -82,3 +82,64 @@ def test_tracker_confirms_undoes_syncs_and_advises() -> None:
     assert t.state == start
     with pytest.raises(StateError):
         t.undo()
+
+
+class FakeClock:
+    """A clock that moves on by ``step`` seconds each time it is read: the search sees time
+    pass however fast or slow the machine is, so deadlines are tested without timing."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+@pytest.mark.parametrize("critter", ["Fly", "Ant"])
+def test_a_short_time_cuts_the_greedy_plan_off_and_still_gives_a_whole_legal_plan(
+        critter: str) -> None:
+    s = new_game(load_deck(), critter, seed=5)
+    clock = FakeClock(0.05)  # every read of the clock costs 0.05 "seconds"
+    result = solve(s, 0.5, clock=clock)
+    assert "out of time" in result.log
+    final = replay(s, result.plan.turns)  # checked: every action legal
+    assert final.is_terminal() and final.score() == result.plan.score
+    assert result.bound >= result.plan.score
+    assert result.plan.turns and result.plan.states[0] == s
+    # the search stopped near its deadline: a handful of reads past 0.5 s, not a whole greedy
+    assert clock.now - 1000.0 < 0.5 + 0.05 * 40
+
+
+def test_solve_with_half_a_second_returns_a_legal_plan() -> None:
+    s = new_game(load_deck(), "Worm", seed=3)
+    result = solve(s, 0.5)
+    final = replay(s, result.plan.turns)
+    assert final.is_terminal() and final.score() == result.plan.score <= result.bound
+    assert len(result.plan.turns) == 10
+
+
+def test_quick_turn_plays_one_legal_turn_and_grows_what_it_can() -> None:
+    s = new_game(load_deck(), "Snail", seed=2)
+    turns = 0
+    while not s.is_terminal():
+        before = s
+        s, path = quick_turn(s)
+        assert replay(before, [path]) == s
+        assert s.is_terminal() or s.turn == before.turn + 1
+        turns += 1
+    assert turns == 10
+
+
+def test_bound_table_and_guess_table_do_not_change_the_search() -> None:
+    from companion.glass_garden.bound import guess
+    from companion.glass_garden.solver import Search
+
+    s = new_game(load_deck(), "Fly", seed=4)
+    search = Search()
+    for child, _ in search.outcomes(s)[:50]:
+        assert search.bound(child) == upper_bound(child)
+        assert search.guess(child) == guess(child)
