@@ -68,6 +68,23 @@ def _no_duplicates(pairs: list[tuple[Any, Any]]) -> dict[Any, Any]:
     return out
 
 
+def read_text(path: Path, what: str, not_text: Exception) -> str:
+    """A UTF-8 text file's text; a missing, unreadable or folder path is one clear
+    :class:`InputFileError` naming ``what`` it should have been, and a file that is not text
+    raises ``not_text`` (which says what text was expected)."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputFileError(f"{what} {path} does not exist; check the path") from None
+    except IsADirectoryError:
+        raise InputFileError(f"{what} {path} is a folder, not a file") from None
+    except UnicodeDecodeError:
+        raise not_text from None
+    except OSError as exc:
+        raise InputFileError(f"{what} {path} cannot be read: {exc.strerror or exc}") from None
+
+
 def read_data_file(path: Path, what: str = "state file") -> Any:
     """A JSON or YAML file as data, with one clear error for each way it can be unusable.
 
@@ -76,16 +93,8 @@ def read_data_file(path: Path, what: str = "state file") -> Any:
     that is not ``.json`` is read as JSON if it parses, else as YAML.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"{what} {path} does not exist") from None
-    except IsADirectoryError:
-        raise InputFileError(f"{what} {path} is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise StateError(f"{what} {path} is not a text file (JSON or YAML expected)") from None
-    except OSError as exc:
-        raise InputFileError(f"{what} {path} cannot be read: {exc.strerror or exc}") from None
+    text = read_text(path, what, StateError(
+        f"{what} {path} is not a text file (JSON or YAML expected)"))
     if not text.strip():
         raise StateError(f"{what} {path} is empty")
     try:

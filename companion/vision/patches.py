@@ -85,6 +85,17 @@ def cut(image: np.ndarray, centre: tuple[float, float], angle: float, side: floa
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def parabola_peak(line: np.ndarray, k: int) -> float:
+    """Sub-pixel offset (-0.5..0.5) of the maximum at ``k`` of ``line``, from a parabola
+    through it and its two neighbours (0 at an edge or a flat top)."""
+    if 0 < k < len(line) - 1:
+        left, mid, right = float(line[k - 1]), float(line[k]), float(line[k + 1])
+        den = left - 2 * mid + right
+        if den < 0:
+            return max(-0.5, min(0.5, 0.5 * (left - right) / den))
+    return 0.0
+
+
 def cut_many(image: np.ndarray, centres, angles, side: float, out: int) -> np.ndarray:
     """:func:`cut` at each centre and angle, stacked (n, out, out, channels)."""
     return np.stack([cut(image, (float(c[0]), float(c[1])), float(a), side, out)

@@ -27,7 +27,7 @@ import yaml
 
 from companion.errors import CompanionError, InputFileError, ModelError, RecognitionError
 from companion.report import Report
-from companion.storage import atomic_write_bytes
+from companion.storage import atomic_write_bytes, read_text
 from companion.the_glade.names import SEASONS, Tile
 from companion.the_glade.recognition.sheet import DEFAULT_SIZE, CutTile, find_tiles
 from companion.vision.image import load_image
@@ -50,17 +50,9 @@ def read_names(path: Path, season: str | None = None) -> list[tuple[str, str]]:
     left out when ``season`` gives it. Blank lines and ``#`` comments are skipped.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"names file {path} does not exist; check the path") from None
-    except IsADirectoryError:
-        raise InputFileError(f"names file {path} is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise InputFileError(f"names file {path} is not a text file; write one line per tile "
-                             "like 'hedgehog/acorn/oak spring'") from None
-    except OSError as exc:
-        raise InputFileError(f"names file {path} cannot be read ({exc.strerror})") from None
+    text = read_text(path, "names file", InputFileError(
+        f"names file {path} is not a text file; write one line per tile like "
+        "'hedgehog/acorn/oak spring'"))
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()

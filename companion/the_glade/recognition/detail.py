@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.patches import cut, describe, hazy_distances
+from companion.vision.patches import cut, describe, hazy_distances, parabola_peak
 
 #: Side of a detail patch (px) and the smoothing of the fine view it is cut from (fine px).
 DETAIL = 64
@@ -61,15 +61,6 @@ def _back(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
             float(inv[1, 0] * x + inv[1, 1] * y + inv[1, 2]))
 
 
-def _peak(values: np.ndarray, k: int) -> float:
-    if 0 < k < len(values) - 1:
-        a, b, c = float(values[k - 1]), float(values[k]), float(values[k + 1])
-        den = a - 2 * b + c
-        if den < 0:
-            return max(-0.5, min(0.5, 0.5 * (a - c) / den))
-    return 0.0
-
-
 def place(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
           gray_faces: list[np.ndarray]) -> list[tuple[float, float, float]]:
     """Where (fine-view px) and how turned each gray face fits best near the tile found at
@@ -89,8 +80,8 @@ def place(view: np.ndarray, centre: tuple[float, float], angle: float, side: flo
             j = int(np.argmax(score))
             v, u = divmod(j, score.shape[1])
             if score[v, u] > best[k][0]:
-                x = u + _peak(score[v, :], u) + DETAIL / 2
-                y = v + _peak(score[:, u], v) + DETAIL / 2
+                x = u + parabola_peak(score[v, :], u) + DETAIL / 2
+                y = v + parabola_peak(score[:, u], v) + DETAIL / 2
                 best[k] = (float(score[v, u]), *_back(m, x, y), angle + turn)
     return [(cx, cy, a) for _, cx, cy, a in best]
 

@@ -54,6 +54,7 @@ from companion.vision.patches import (
     distances,
     hazy_distances,
     hazy_pairs,
+    parabola_peak,
     template_sums,
 )
 
@@ -206,19 +207,9 @@ def _pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
                 continue
             best[i] = win[vy, ux]
             which[i] = a
-            pos[i] = (u0c + ux + _peak(win[vy, :], ux) + tw / 2,
-                      v0c + vy + _peak(win[:, ux], vy) + th / 2)
+            pos[i] = (u0c + ux + parabola_peak(win[vy, :], ux) + tw / 2,
+                      v0c + vy + parabola_peak(win[:, ux], vy) + th / 2)
     return best, pos, which
-
-
-def _peak(line: np.ndarray, k: int) -> float:
-    """Sub-pixel offset of a maximum from a parabola through its neighbours."""
-    if 0 < k < len(line) - 1:
-        left, mid, right = float(line[k - 1]), float(line[k]), float(line[k + 1])
-        den = left - 2 * mid + right
-        if den < 0:
-            return max(-0.5, min(0.5, 0.5 * (left - right) / den))
-    return 0.0
 
 
 COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
