@@ -20,7 +20,7 @@ REF_SIDE = 480         # the board's reference features are learnt at this longe
 BOARD_FEATURES = 1200
 PHOTO_FEATURES = 3000
 MIN_INLIERS = 25
-ECC_LEVELS = ((0.5, 20), (1.0, 3))  # (scale, iterations) of the dense alignment
+ECC_LEVELS = ((0.5, 12), (1.0, 3))  # (scale, iterations) of the dense alignment
 
 
 @dataclass(frozen=True)
