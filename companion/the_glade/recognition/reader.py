@@ -217,9 +217,11 @@ COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
 
 def _coarse(vecs: np.ndarray, size: int) -> np.ndarray:
     """Reduce flattened (n, size*size*3) patches to 1/COARSE of their resolution."""
-    k = COARSE
-    v = vecs.reshape(len(vecs), size // k, k, size // k, k, 3).mean(axis=(2, 4))
-    return np.ascontiguousarray(v.reshape(len(vecs), -1))
+    n, k = len(vecs), COARSE
+    # the patches stacked into one tall image: an exact-factor area resize is the block mean
+    tall = np.ascontiguousarray(vecs, dtype=np.float32).reshape(n * size, size, 3)
+    small = cv2.resize(tall, (size // k, n * size // k), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(small.reshape(n, -1))
 
 
 class _Cache:
