@@ -18,12 +18,12 @@ from companion.the_glade.recognition.counter_colour import (
     colour_templates,
     colour_vectors,
 )
-from companion.the_glade.recognition.detail import DETAIL, Candidate, align, weighed
+from companion.the_glade.recognition.detail import DETAIL, Candidate, compare, place, weighed
 from companion.the_glade.recognition.enrol import build_model
 from companion.the_glade.recognition.model import disc_mask
 from companion.the_glade.recognition.reader import read_board
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
-from companion.vision.patches import describe
+from companion.vision.patches import cut, describe
 from companion.vision.sim import Camera, Degradations
 
 G7 = BoardGeometry.from_dict({"rows": 7, "cols": 7, "centre": "D4"})
@@ -74,7 +74,10 @@ def test_align_finds_a_face_moved_and_turned():
     m[:, 2] += (101.5 - side / 2, 98.0 - side / 2)
     view = cv2.warpAffine(big, m, (n, n), dst=view, borderMode=cv2.BORDER_TRANSPARENT)
     faces = [describe(f[None])[0].reshape(f.shape) for f in (b, a)]
-    found = align(view, (100.0, 100.0), 0.0, side, [("b", 1, faces[0]), ("a", 0, faces[1])])
+    places = place(view, (100.0, 100.0), 0.0, side,
+                   [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in faces])
+    patches = describe(np.stack([cut(view, (cx, cy), a, side, DETAIL) for cx, cy, a in places]))
+    found = compare([("b", 1, faces[0]), ("a", 0, faces[1])], patches, places)
     assert found[0].name == "a"
     assert found[0].centre == pytest.approx((101.5, 98.0), abs=0.8)
     assert found[0].angle == pytest.approx(1.5, abs=1.0)  # turned back upright

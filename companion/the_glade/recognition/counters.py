@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.the_glade.names import Counter
 from companion.the_glade.recognition.counter_colour import (
     HAZE,
     board_light,
@@ -23,7 +24,7 @@ COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round t
 
 
 def place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
-                    side: float) -> np.ndarray:
+                   side: float) -> np.ndarray:
     """Each counter's centre (working px), moved to where a counter face fits best. The
     disc's outline alone is faint when a counter matches the board's colour, and half a
     toadstool off is enough to take a double for a single."""
@@ -32,21 +33,21 @@ def place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
     for step in COUNTER_STEPS:
         tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
         vecs = describe(cut_many(smooth, tries * FINE, np.zeros(len(tries)), side,
-                              COUNTER_PATCH), plane=False, where=disc_mask())
+                                 COUNTER_PATCH), plane=False, where=disc_mask())
         best = distances(vecs, model.counter_templates).min(axis=1).reshape(len(out), -1)
         out = tries.reshape(len(out), -1, 2)[np.arange(len(out)), best.argmin(axis=1)]
     return out
 
 
 def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
-                      names: list[str]) -> tuple[float, str, str]:
+                     names: list[str]) -> tuple[float, str, str]:
     """A counter's name from its colour (judged by colour) and its side, single or double
     (judged by shape among that colour's faces): the colours tell the colour best, the
     light-flattened shapes the number of toadstools. The margin is the smaller of the two."""
     colour_margin, best, second = by_colour
-    colour = best.rsplit("-", 1)[0]
+    colour = Counter.parse(best).colour
     sides = sorted((float(shape[k]), n) for k, n in enumerate(names)
-                   if n.rsplit("-", 1)[0] == colour)
+                   if Counter.parse(n).colour == colour)
     if len(sides) < 2:
         return colour_margin, best, second
     (s1, name), (s2, other) = sides[0], sides[1]
@@ -57,8 +58,8 @@ def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
 
 
 def counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.ndarray,
-                     patches: np.ndarray, centres: np.ndarray, side: float
-                     ) -> list[tuple[float, str, str, float, float]] | None:
+                    patches: np.ndarray, centres: np.ndarray, side: float
+                    ) -> list[tuple[float, str, str, float, float]] | None:
     """For each counter patch, judged by colour (see :mod:`counter_colour`): the best face's
     margin over the best face of another colour, its name, that other face's name, and the
     colour distances of the best face and of the empty board at the same place (``centres``,
@@ -76,11 +77,11 @@ def counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.n
     faces = colour_templates(model.counter_colours, mask, 1.0 / gain)
     per, names, _ = best_per_name(distances(vecs, faces), model.counter_names * len(HAZE))
     boards = cut_many(ref.astype(np.float32), centres, np.zeros(len(centres)), side,
-                   COUNTER_PATCH) / 255.0
+                      COUNTER_PATCH) / 255.0
     bare = colour_templates(boards.reshape(len(boards), -1), mask, 1.0 / gain)
     bare = bare.reshape(len(HAZE), len(boards), -1)
     empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in bare], axis=0)
-    colours = [n.rsplit("-", 1)[0] for n in names]
+    colours = [Counter.parse(n).colour for n in names]
     out = []
     for row, e in zip(per, empty, strict=True):
         o = [int(k) for k in np.argsort(row)]

@@ -102,16 +102,6 @@ def compare(faces: list[tuple[str, int, np.ndarray]], patches: np.ndarray,
     return sorted(out, key=lambda c: c.fit)
 
 
-def align(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
-          faces: list[tuple[str, int, np.ndarray]]) -> list[Candidate]:
-    """Align each candidate face (name, template, detail descriptor) to the tile found at
-    ``centre`` / ``angle`` in the smoothed fine ``view``; best fit first."""
-    places = place(view, centre, angle, side,
-                   [cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) for _, _, face in faces])
-    patches = describe(np.stack([cut(view, (cx, cy), a, side, DETAIL) for cx, cy, a in places]))
-    return compare(faces, patches, places)
-
-
 @dataclass(frozen=True)
 class Verdict:
     """How clearly the best candidate beats the second where they differ."""

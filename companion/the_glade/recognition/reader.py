@@ -63,7 +63,7 @@ PAD = 0.5            # squares of border kept round the grid in the rectified vi
 TILE_SEARCH = 0.14   # how far (in squares) a tile may lie off its square's centre
 COUNTER_SEARCH = 0.2
 SATURATED = 0.3      # share of washed-out pixels that makes a square unreadable
-# decision thresholds (tuned on the sample style 1 only)
+# decision thresholds (tuned on the sample styles 1 and 3 only)
 NAME_MARGIN = 0.1    # (second - best) / (gap between their templates) below this: not sure
 NAME_Z = 1.0         # the same in units of the photo's misfit
 COUNTER_MARGIN = 0.15  # by colour: (second - best) / (second + best) below this: not sure
@@ -238,17 +238,7 @@ class _Cache:
         self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
         self.empty: dict[int, np.ndarray] = {}
         self.blurred: dict[float, _Templates] = {}
-        self.detail: dict[tuple[int, float], np.ndarray] = {}
-        self.grays: dict[tuple[int, float], np.ndarray] = {}
-
-    def gray(self, j: int, sigma: float, face: np.ndarray) -> np.ndarray:
-        """Template ``j``'s detail face in gray (for placing it), cached like the face."""
-        key = (j, round(sigma * 4) / 4)
-        if key not in self.grays:
-            if len(self.grays) > 4096:
-                self.grays.clear()
-            self.grays[key] = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
-        return self.grays[key]
+        self.detail: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
 
 
 _CACHES: dict[int, _Cache] = {}
@@ -371,18 +361,20 @@ class _Look:
     noise: float
 
 
-def _detail_face(model: Model, cache: _Cache, j: int, sigma: float) -> np.ndarray:
-    """Template ``j``'s detail face, turned and blurred like the photo (cached)."""
+def _detail_face(model: Model, cache: _Cache, j: int,
+                 sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Template ``j``'s detail face, turned and blurred like the photo, and the same in gray
+    (for placing it); cached."""
     key = (j, round(sigma * 4) / 4)
-    face = cache.detail.get(key)
-    if face is None:
+    hit = cache.detail.get(key)
+    if hit is None:
         face = np.ascontiguousarray(np.rot90(model.tile_detail[j // 4], -int(model.tile_turns[j])))
         if key[1] >= 0.25:
             face = cv2.GaussianBlur(face, (0, 0), key[1])
         if len(cache.detail) > 4096:
             cache.detail.clear()
-        cache.detail[key] = face
-    return face
+        hit = cache.detail[key] = (face, cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
+    return hit
 
 
 def _closer_looks(model: Model, cache: _Cache, view: np.ndarray, squares: list[
@@ -395,10 +387,10 @@ def _closer_looks(model: Model, cache: _Cache, view: np.ndarray, squares: list[
         return [None] * len(squares)
     jobs = []
     for centre, angle, ranked in squares:
-        faces = [(name, j, _detail_face(model, cache, j, sigma)) for _, j, name in ranked]
+        looked_up = [(name, j, *_detail_face(model, cache, j, sigma)) for _, j, name in ranked]
+        faces = [(name, j, face) for name, j, face, _ in looked_up]
         at = (float(centre[0]), float(centre[1]))
-        grays = [cache.gray(j, sigma, face) for _, j, face in faces]
-        jobs.append((faces, place(view, at, angle, side, grays)))
+        jobs.append((faces, place(view, at, angle, side, [gray for *_, gray in looked_up])))
     cuts = [cut(view, (cx, cy), a, side, DETAIL) for _, places in jobs for cx, cy, a in places]
     patches = describe(np.stack(cuts))
     looks: list[_Look | None] = []
@@ -518,7 +510,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         cvec = describe(cpatches, plane=False, where=disc_mask())
         cper, cnames, _ = best_per_name(distances(cvec, model.counter_templates),
                                     model.counter_names)
-        # which counter: its colours, under the light measured on the board round it
+        # which counter: its colours, under the light measured on the board's border
         names_by_colour = counter_colours(model, view, ref, strip, cpatches, cpos,
                                            cside / FINE)
         for k, i in enumerate(idx):
