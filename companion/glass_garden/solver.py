@@ -27,6 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.glass_garden.actions import Action, Done, Grow, Move, Skip, UseGlass
 from companion.glass_garden.bound import guess, upper_bound
@@ -68,6 +69,19 @@ SUN_NODES_MAX = 100_000
 Clock = Callable[[], float]
 
 
+_MEMO_LIMIT = 400_000  # states a memo holds before it starts again (memory, not results)
+
+
+def _memo(table: dict[State, Any], state: State, compute: Callable[[State], Any]) -> Any:
+    """``compute(state)``, a pure function, remembered in ``table``."""
+    hit = table.get(state)
+    if hit is None:
+        if len(table) > _MEMO_LIMIT:
+            table.clear()
+        hit = table[state] = compute(state)
+    return hit
+
+
 class Search:
     """Shared machinery: cached turn outcomes and bounds, and the exact sunlight search."""
 
@@ -90,22 +104,12 @@ class Search:
     def guess(self, state: State) -> float:
         """:func:`bound.guess`, worked out once per state (children are ranked twice: when a
         state is expanded and again in the beam)."""
-        hit = self.guesses.get(state)
-        if hit is None:
-            if len(self.guesses) > 400_000:
-                self.guesses.clear()
-            hit = self.guesses[state] = guess(state)
-        return hit
+        return _memo(self.guesses, state, guess)
 
     def bound(self, state: State) -> int:
         """:func:`bound.upper_bound`, worked out once per state (the table is a cache of a pure
         function, so it never changes a result)."""
-        hit = self.bounds.get(state)
-        if hit is None:
-            if len(self.bounds) > 400_000:
-                self.bounds.clear()
-            hit = self.bounds[state] = upper_bound(state)
-        return hit
+        return _memo(self.bounds, state, upper_bound)
 
     def outcomes(self, state: State) -> list[tuple[State, Path]]:
         hit = self.cache.get(state)
