@@ -183,5 +183,5 @@ def test_an_off_centre_counter_is_recentred(model4):
     view[y0:y0 + size, x0:x0 + size] = disc
     true_centre = np.array([(x0 + size / 2) / FINE, (y0 + size / 2) / FINE])
     guess = true_centre + np.array([3.5, -2.5])
-    found = place_counters(model, view, guess[None], side)[0]
+    found = place_counters(model.counter_templates, view, guess[None], side)[0]
     assert np.abs(found - true_centre).max() < 1.0

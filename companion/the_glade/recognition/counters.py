@@ -7,6 +7,9 @@ on the board, see :mod:`counter_colour`) and by side, single or double (by shape
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import cv2
 import numpy as np
 
 from companion.the_glade.names import Counter
@@ -23,7 +26,30 @@ from companion.vision.patches import cut_many, describe, distances
 COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round the disc
 
 
-def place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
+@dataclass(frozen=True)
+class CounterFaces:
+    """The enrolled counter faces as a photo of a given blur shows them: by shape (light-
+    flattened, as :attr:`Model.counter_templates`) and by colour (as photographed, 0..1)."""
+
+    shapes: np.ndarray
+    colours: np.ndarray
+
+
+def counter_faces(model: Model, sigma: float) -> CounterFaces:
+    """The counter faces blurred by ``sigma`` patch pixels, as the photo's own blur (measured
+    on the board's border) blurs the real counters: in a soft photo one toadstool and two
+    look alike when compared sharp, but not when both are compared equally soft."""
+    if sigma <= 0 or not len(model.counter_colours):
+        return CounterFaces(model.counter_templates, model.counter_colours)
+    n = len(model.counter_colours)
+    raw = model.counter_colours.reshape(n, COUNTER_PATCH, COUNTER_PATCH, 3)
+    soft = np.stack([cv2.GaussianBlur(p, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
+                     for p in raw])
+    shapes = describe(soft * 255.0, plane=False, where=disc_mask())
+    return CounterFaces(shapes, soft.reshape(n, -1))
+
+
+def place_counters(faces: np.ndarray, smooth: np.ndarray, cpos: np.ndarray,
                    side: float) -> np.ndarray:
     """Each counter's centre (working px), moved to where a counter face fits best. The
     disc's outline alone is faint when a counter matches the board's colour, and half a
@@ -34,7 +60,7 @@ def place_counters(model: Model, smooth: np.ndarray, cpos: np.ndarray,
         tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
         vecs = describe(cut_many(smooth, tries * FINE, np.zeros(len(tries)), side,
                                  COUNTER_PATCH), plane=False, where=disc_mask())
-        best = distances(vecs, model.counter_templates).min(axis=1).reshape(len(out), -1)
+        best = distances(vecs, faces).min(axis=1).reshape(len(out), -1)
         out = tries.reshape(len(out), -1, 2)[np.arange(len(out)), best.argmin(axis=1)]
     return out
 
@@ -57,8 +83,8 @@ def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
     return colour_margin, name, second
 
 
-def counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.ndarray,
-                    patches: np.ndarray, centres: np.ndarray, side: float
+def counter_colours(model: Model, faces: np.ndarray, view: np.ndarray, ref: np.ndarray,
+                    strip: np.ndarray, patches: np.ndarray, centres: np.ndarray, side: float
                     ) -> list[tuple[float, str, str, float, float]] | None:
     """For each counter patch, judged by colour (see :mod:`counter_colour`): the best face's
     margin over the best face of another colour, its name, that other face's name, and the
@@ -74,7 +100,7 @@ def counter_colours(model: Model, view: np.ndarray, ref: np.ndarray, strip: np.n
     gain = np.maximum(gain, 1e-3)
     mask = disc_mask()
     vecs = colour_vectors(patches / gain[None, None, None, :] / 255.0, mask)
-    faces = colour_templates(model.counter_colours, mask, 1.0 / gain)
+    faces = colour_templates(faces, mask, 1.0 / gain)
     per, names, _ = best_per_name(distances(vecs, faces), model.counter_names * len(HAZE))
     boards = cut_many(ref.astype(np.float32), centres, np.zeros(len(centres)), side,
                       COUNTER_PATCH) / 255.0

@@ -20,8 +20,10 @@ import numpy as np
 from companion.errors import RecognitionError
 from companion.the_glade.names import Square
 from companion.the_glade.recognition.counters import (
+    CounterFaces,
     colour_then_side,
     counter_colours,
+    counter_faces,
     place_counters,
 )
 from companion.the_glade.recognition.detail import (
@@ -46,6 +48,12 @@ from companion.the_glade.recognition.model import (
     disc_mask,
 )
 from companion.the_glade.recognition.ranking import best_per_name
+from companion.the_glade.recognition.structure import (
+    board_structure,
+    fine_structure,
+    least_tile_structure,
+    structure_residual,
+)
 from companion.vision.board import Located, PhotoFeatures, project, rectify
 from companion.vision.patches import (
     cut,
@@ -75,6 +83,9 @@ MAX_DISTANCE = 0.06  # best distance above this: not sure
 DISC_NONE = 0.42     # a counter's outline matching worse than this: no counter
 DISC_SURE = 0.5      # ... worse than this: not sure, unless the counter reading is far
 CLEAR_COUNTER = 0.4  # better than the others (best / second-best kind distance below this)
+BARE_STRUCTURE = 0.2  # fine structure, over the faintest tile's, below which no tile lies
+PIECE_STRUCTURE = 0.5  # ... above which some piece does (see _counter_despite_outline)
+CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
 
 
 @dataclass
@@ -239,6 +250,8 @@ class _Cache:
         self.empty: dict[int, np.ndarray] = {}
         self.blurred: dict[float, _Templates] = {}
         self.detail: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+        self.counters: dict[float, CounterFaces] = {}
+        self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
 
 
 _CACHES: dict[int, _Cache] = {}
@@ -284,6 +297,14 @@ class _Templates:
         self.coarse = _coarse(full, TILE_PATCH)
         self.sums = template_sums(full)
         self.coarse_sums = template_sums(self.coarse)
+        self._least: float | None = None
+
+    def least_structure(self, cell: float) -> float:
+        """The least fine structure a tile face shows at this blur (see :mod:`structure`),
+        the templates having ``cell`` pixels a square."""
+        if self._least is None:
+            self._least = least_tile_structure(self.full, TILE_PATCH, cell)
+        return self._least
 
     def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """Hazy distances of ``vecs`` to the templates ``idx``."""
@@ -302,6 +323,16 @@ def _blurred(model: Model, cache: _Cache, sigma: float) -> _Templates:
             cache.blurred.pop(next(iter(cache.blurred)))
         cache.blurred[key] = _Templates(t)
     return cache.blurred[key]
+
+
+def _counter_faces(model: Model, cache: _Cache, sigma: float) -> CounterFaces:
+    """Counter faces blurred by ``sigma`` patch pixels (to a quarter pixel), cached."""
+    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
+    if key not in cache.counters:
+        if len(cache.counters) >= 3:
+            cache.counters.pop(next(iter(cache.counters)))
+        cache.counters[key] = counter_faces(model, key)
+    return cache.counters[key]
 
 
 REFINE_Z = 3.0
@@ -435,8 +466,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     zero = np.zeros(n)
     evec = describe(cut_many(view.astype(np.float32), centres, zero, eside, EMPTY_PATCH))
     key = id(board)
+    off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
     if key not in cache.empty:
-        off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
         cache.empty[key] = describe(cut_many(board.working.astype(np.float32), centres + off,
                                           zero, eside, EMPTY_PATCH))
     edist = hazy_pairs(evec, cache.empty[key])
@@ -451,6 +482,18 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
     tset = _blurred(model, cache, blur * FINE * TILE_PATCH / tside)
     templates = tset.full
+    # how much sharp structure each square shows beyond the bare board's
+    structure = np.full(n, np.nan)
+    if ref.shape == view.shape:
+        skey = (key, blur)
+        if skey not in cache.structure:
+            if len(cache.structure) >= 3:
+                cache.structure.pop(next(iter(cache.structure)))
+            cache.structure[skey] = board_structure(
+                cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32), CELL_PX, blur)
+        least = tset.least_structure(TILE_PATCH / (TILE_INSET * model.tile_size))
+        structure = structure_residual(fine_structure(gray, CELL_PX), cache.structure[skey],
+                                       centres, eside) / max(least, 1e-9)
     # tiles: where they lie, how askew, and which face at which turn
     t_score, t_pos, t_which = _pose_search(gray, model.tile_pose, centres,
                                      round(TILE_SEARCH * CELL_PX))
@@ -504,14 +547,14 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         cscore, cpos, _ = _pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
                                   round(COUNTER_SEARCH * CELL_PX), windowed=True)
         cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
-        cpos = place_counters(model, smooth, cpos, cside)
+        faces = _counter_faces(model, cache, blur * FINE * COUNTER_PATCH / cside)
+        cpos = place_counters(faces.shapes, smooth, cpos, cside)
         cpatches = cut_many(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
         # whether a counter lies there: its shape and shading, as for tiles
         cvec = describe(cpatches, plane=False, where=disc_mask())
-        cper, cnames, _ = best_per_name(distances(cvec, model.counter_templates),
-                                    model.counter_names)
+        cper, cnames, _ = best_per_name(distances(cvec, faces.shapes), model.counter_names)
         # which counter: its colours, under the light measured on the board's border
-        names_by_colour = counter_colours(model, view, ref, strip, cpatches, cpos,
+        names_by_colour = counter_colours(model, faces.colours, view, ref, strip, cpatches, cpos,
                                            cside / FINE)
         for k, i in enumerate(idx):
             o = np.argsort(cper[k])
@@ -530,15 +573,21 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         (d1, j1, name1), (d2, j2, name2) = tiles[i]
         c1, cmargin, cname, cother, cpos_i = counter.get(
             i, (float("inf"), 0.0, None, None, centres[i]))
-        if pose_score[i] < DISC_NONE:  # no round counter there, whatever the colours say
-            c1 = float("inf")
-        kinds = {"empty": float(edist[i]), "tile": d1, "counter": c1}
+        if pose_score[i] < DISC_NONE and not _counter_despite_outline(
+                structure[i], tint.get(i)):
+            c1 = float("inf")  # no round counter there
+        # a square showing none of the sharp structure a tile brings holds no tile, however
+        # poorly the bare board matches in its light (False when unmeasured: nan)
+        bare = bool(structure[i] < BARE_STRUCTURE)
+        kinds = {"empty": float(edist[i]), "tile": float("inf") if bare else d1, "counter": c1}
         ranked = sorted(kinds, key=kinds.get)
         kind, other = ranked[0], ranked[1]
         kd1, kd2 = kinds[kind], kinds[other]
         reading = SquareReading(sq.name, kind, distances={k: round(v, 4) for k, v in
                                                           kinds.items() if np.isfinite(v)})
+        reading.distances["tile"] = round(d1, 4)
         reading.distances["outline"] = round(float(t_score[i]), 3)
+        reading.distances["structure"] = round(float(structure[i]), 4)
         kind_ratio = kd1 / max(kd2, 1e-9)
         if {kind, other} == {"empty", "counter"} and i in tint:
             # counter or bare board: their colours, under the same light, say it best
@@ -605,7 +654,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
         if not reading.reason and kind_ratio > limit / (1 + sat[i]):
             reading.reason = f"{kind} or {other}?"
-        if not reading.reason and kd1 > MAX_DISTANCE:
+        if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
             reading.reason = "matches nothing enrolled well"
         if white[i] > SATURATED:
             reading.reason = "glare"
@@ -616,6 +665,16 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.kind = "uncertain"
         out.append(reading)
     return _doubt_poor_photo(out)
+
+
+def _counter_despite_outline(structure: float, tint: tuple[float, float] | None) -> bool:
+    """A counter of the board's own colour shows a faint outline; it may still be read as a
+    counter when the square has the sharp structure of a piece on it and its colours match a
+    counter clearly better than the bare board's."""
+    if tint is None or not structure >= PIECE_STRUCTURE:  # (unmeasured: nan)
+        return False
+    counter, bare = tint
+    return counter < CLEAR_TINT * bare
 
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
