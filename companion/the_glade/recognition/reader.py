@@ -19,19 +19,31 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.names import Square
+from companion.the_glade.recognition.close_calls import (
+    AGREED_MARGIN,
+    AGREED_NOISE,
+    DETAIL_MARGIN,
+    DETAIL_NOISE,
+    REFINE_BELOW,
+    REFINE_Z,
+    SHIFTS,
+    STRONG_MARGIN,
+    STRONG_NOISE,
+    Look,
+    closer_looks,
+    misfit_z,
+    rerank,
+    shifted_patches,
+    template_gap,
+)
 from companion.the_glade.recognition.counters import (
-    CounterFaces,
     colour_then_side,
     counter_colours,
-    counter_faces,
     place_counters,
 )
 from companion.the_glade.recognition.detail import (
     DETAIL,
     DETAIL_SMOOTH,
-    compare,
-    place,
-    weighed,
 )
 from companion.the_glade.recognition.enrol import counter_side, tile_side
 from companion.the_glade.recognition.model import (
@@ -47,23 +59,27 @@ from companion.the_glade.recognition.model import (
     Model,
     disc_mask,
 )
+from companion.the_glade.recognition.pose import pose_search
 from companion.the_glade.recognition.ranking import best_per_name
 from companion.the_glade.recognition.structure import (
     board_structure,
     fine_structure,
-    least_tile_structure,
     structure_residual,
+)
+from companion.the_glade.recognition.templates import (
+    blurred_counters,
+    blurred_templates,
+    cache_for,
+    coarse_patches,
+    estimate_blur,
 )
 from companion.vision.board import Located, PhotoFeatures, project, rectify
 from companion.vision.patches import (
-    cut,
     cut_many,
     describe,
     distances,
     hazy_distances,
     hazy_pairs,
-    parabola_peak,
-    template_sums,
 )
 
 EMPTY_PATCH = 16
@@ -186,262 +202,12 @@ def read_board(model: Model, photo: np.ndarray) -> BoardReading:
                         {"locate": t1 - t0, "rectify": t2 - t1, "squares": t3 - t2})
 
 
-def _pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
-                 radius: int, windowed: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each centre, the best score of any template within ``radius`` px, where it lies
-    (the template's centre, sub-pixel) and which template it was."""
-    n = len(centres)
-    best = np.full(n, -2.0, np.float32)
-    pos = centres.astype(np.float32).copy()
-    which = np.zeros(n, int)
-    th, tw = templates.shape[1:3]
-    if len(templates) == 0:
-        return best, pos, which
-    results = [] if windowed else [cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
-                                   for t in templates]
-    for i, (cx, cy) in enumerate(centres):
-        u0, v0 = round(cx - tw / 2) - radius, round(cy - th / 2) - radius
-        u0c, v0c = max(u0, 0), max(v0, 0)
-        for a in range(len(templates)):
-            if windowed:
-                sub = gray[v0c:v0 + th + 2 * radius + 1, u0c:u0 + tw + 2 * radius + 1]
-                if sub.shape[0] < th or sub.shape[1] < tw:
-                    continue
-                win = cv2.matchTemplate(sub, templates[a], cv2.TM_CCOEFF_NORMED)
-            else:
-                win = results[a][v0c:v0 + 2 * radius + 1, u0c:u0 + 2 * radius + 1]
-            if win.size == 0:
-                continue
-            j = int(np.argmax(win))
-            vy, ux = divmod(j, win.shape[1])
-            if win[vy, ux] <= best[i]:
-                continue
-            best[i] = win[vy, ux]
-            which[i] = a
-            pos[i] = (u0c + ux + parabola_peak(win[vy, :], ux) + tw / 2,
-                      v0c + vy + parabola_peak(win[:, ux], vy) + th / 2)
-    return best, pos, which
-
-
-COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
-
-
-def _coarse(vecs: np.ndarray, size: int) -> np.ndarray:
-    """Reduce flattened (n, size*size*3) patches to 1/COARSE of their resolution."""
-    n, k = len(vecs), COARSE
-    # the patches stacked into one tall image: an exact-factor area resize is the block mean
-    tall = np.ascontiguousarray(vecs, dtype=np.float32).reshape(n * size, size, 3)
-    small = cv2.resize(tall, (size // k, n * size // k), interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(small.reshape(n, -1))
-
-
-class _Cache:
-    """Per-model arrays derived once and kept for the next scans."""
-
-    def __init__(self, model: Model) -> None:
-        names = sorted(set(model.tile_names))
-        self.names = names
-        code = {n: i for i, n in enumerate(names)}
-        self.codes = np.array([code[n] for n in model.tile_names])
-        self.by_name = [np.flatnonzero(self.codes == k) for k in range(len(names))]
-        # templates in name order, so one reduceat gives every name's best
-        self.order = np.concatenate(self.by_name)
-        self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
-        self.empty: dict[int, np.ndarray] = {}
-        self.blurred: dict[float, _Templates] = {}
-        self.detail: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
-        self.counters: dict[float, CounterFaces] = {}
-        self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
-
-
-_CACHES: dict[int, _Cache] = {}
-
-
-def _cache(model: Model) -> _Cache:
-    key = id(model)
-    if key not in _CACHES:
-        _CACHES.clear()
-        _CACHES[key] = _Cache(model)
-    return _CACHES[key]
-
-
 SHORTLIST = 8  # names kept from the coarse pass for the fine one
-
-
-BLURS = (0.0, 0.35, 0.7, 1.0, 1.35, 1.7, 2.1)  # working-view blurs tried (sigma, px)
-
-
-def estimate_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> float:
-    """How much blurrier the photo is than the pack's board (Gaussian sigma in working-view
-    pixels), judged on the board's border where no piece lies. Both are high-passed first,
-    so uneven light and shadows do not pass for blur."""
-    def detail(img: np.ndarray) -> np.ndarray:
-        return img - cv2.GaussianBlur(img, (0, 0), 3)
-
-    a = detail(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32))[mask]
-    a = (a - a.mean()) / (a.std() + 1e-6)
-    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    scores = []
-    for sigma in BLURS:
-        b = detail(cv2.GaussianBlur(gray, (0, 0), sigma) if sigma else gray)[mask]
-        b = (b - b.mean()) / (b.std() + 1e-6)
-        scores.append(float((a * b).mean()))
-    return BLURS[int(np.argmax(scores))]
-
-
-class _Templates:
-    """Tile templates at one blur, with what the distances need of them precomputed."""
-
-    def __init__(self, full: np.ndarray) -> None:
-        self.full = full
-        self.coarse = _coarse(full, TILE_PATCH)
-        self.sums = template_sums(full)
-        self.coarse_sums = template_sums(self.coarse)
-        self._least: float | None = None
-
-    def least_structure(self, cell: float) -> float:
-        """The least fine structure a tile face shows at this blur (see :mod:`structure`),
-        the templates having ``cell`` pixels a square."""
-        if self._least is None:
-            self._least = least_tile_structure(self.full, TILE_PATCH, cell)
-        return self._least
-
-    def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """Hazy distances of ``vecs`` to the templates ``idx``."""
-        return hazy_distances(vecs, self.full[idx], sums=(self.sums[0][idx], self.sums[1][idx]))
-
-
-def _blurred(model: Model, cache: _Cache, sigma: float) -> _Templates:
-    """Tile templates blurred by ``sigma`` patch pixels, cached (a few blurs at a time)."""
-    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
-    if key not in cache.blurred:
-        t = model.tile_templates
-        if key:
-            t = np.stack([cv2.GaussianBlur(x, (0, 0), key)
-                          for x in t.reshape(-1, TILE_PATCH, TILE_PATCH, 3)]).reshape(len(t), -1)
-        if len(cache.blurred) >= 3:
-            cache.blurred.pop(next(iter(cache.blurred)))
-        cache.blurred[key] = _Templates(t)
-    return cache.blurred[key]
-
-
-def _counter_faces(model: Model, cache: _Cache, sigma: float) -> CounterFaces:
-    """Counter faces blurred by ``sigma`` patch pixels (to a quarter pixel), cached."""
-    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
-    if key not in cache.counters:
-        if len(cache.counters) >= 3:
-            cache.counters.pop(next(iter(cache.counters)))
-        cache.counters[key] = counter_faces(model, key)
-    return cache.counters[key]
-
-
-REFINE_Z = 3.0
-REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
-
-
-def _zscore(d1: float, d2: float, gap: float) -> float:
-    """The gap between the best two names in units of the photo's own misfit (blur, noise
-    and misplacement raise the misfit and lower this)."""
-    return float((d2 - d1) * np.sqrt(TILE_PATCH * TILE_PATCH * 3 / 16)
-                 / (2 * np.sqrt(max(gap * d1, 1e-12))))
-
-
-def _gap(templates: np.ndarray, j1: int, j2: int) -> float:
-    return float(((templates[j1] - templates[j2]) ** 2).mean())
-
-
-SHIFTS = [(0, 0, 0.0), (-2, 0, 0.0), (2, 0, 0.0), (0, -2, 0.0), (0, 2, 0.0), (0, 0, -2.5),
-          (0, 0, 2.5)]
-
-
-def _refine_patches(smooth: np.ndarray, centre: np.ndarray, angle: float,
-                    side: float) -> np.ndarray:
-    """The tile's patch at small shifts and turns round where it was found."""
-    return cut_many(smooth, [np.add(centre, (dx, dy)) for dx, dy, _ in SHIFTS],
-                 [angle + da for _, _, da in SHIFTS], side, TILE_PATCH)
-
-
-def _refine(templates: _Templates, cache: _Cache, vecs: np.ndarray,
-            names: list[str]) -> list[tuple[float, int, str]]:
-    """Give each of a few close names its own best small shift and turn of the patch
-    (``vecs``, one per shift), and rank them again: a close call should not be lost to a
-    pixel of misplacement."""
-    out = []
-    for name in names:
-        idx = cache.by_name[cache.names.index(name)]
-        d = templates.near(vecs, idx)
-        k = int(np.argmin(d.min(axis=0)))
-        out.append((float(d[:, k].min()), int(idx[k]), name))
-    out.sort()
-    return out
-
-
-DETAIL_MARGIN = 0.2   # closer look: the photo nearer the best face than this, where they differ
-DETAIL_NOISE = 0.5    # ... and the best face's own misfit there below this (both in units of
-                      # the two faces' difference there)
-STRONG_MARGIN = 0.4   # a closer look this clear overrules a first look that named another
-STRONG_NOISE = 0.25
-AGREED_MARGIN = 0.7   # ... and this clear, in a poorer fit, confirms a first look that agrees
-AGREED_NOISE = 1.5
-
-
-@dataclass(frozen=True)
-class _Look:
-    names: tuple[str, int, str]   # best name, its template, second name
-    margin: float
-    noise: float
-
-
-def _detail_face(model: Model, cache: _Cache, j: int,
-                 sigma: float) -> tuple[np.ndarray, np.ndarray]:
-    """Template ``j``'s detail face, turned and blurred like the photo, and the same in gray
-    (for placing it); cached."""
-    key = (j, round(sigma * 4) / 4)
-    hit = cache.detail.get(key)
-    if hit is None:
-        face = np.ascontiguousarray(np.rot90(model.tile_detail[j // 4], -int(model.tile_turns[j])))
-        if key[1] >= 0.25:
-            face = cv2.GaussianBlur(face, (0, 0), key[1])
-        if len(cache.detail) > 4096:
-            cache.detail.clear()
-        hit = cache.detail[key] = (face, cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
-    return hit
-
-
-def _closer_looks(model: Model, cache: _Cache, view: np.ndarray, squares: list[
-        tuple[np.ndarray, float, list[tuple[float, int, str]]]], side: float,
-        sigma: float) -> list[_Look | None]:
-    """Compare each close call's few names at full detail (see :mod:`detail`); ``squares``
-    holds each square's tile centre (fine px), angle and ranked names. All the photo's
-    patches are described in one go."""
-    if len(model.tile_detail) * 4 != len(model.tile_names) or not squares:
-        return [None] * len(squares)
-    jobs = []
-    for centre, angle, ranked in squares:
-        looked_up = [(name, j, *_detail_face(model, cache, j, sigma)) for _, j, name in ranked]
-        faces = [(name, j, face) for name, j, face, _ in looked_up]
-        at = (float(centre[0]), float(centre[1]))
-        jobs.append((faces, place(view, at, angle, side, [gray for *_, gray in looked_up])))
-    cuts = [cut(view, (cx, cy), a, side, DETAIL) for _, places in jobs for cx, cy, a in places]
-    patches = describe(np.stack(cuts))
-    looks: list[_Look | None] = []
-    start = 0
-    for faces, places in jobs:
-        found = compare(faces, patches[start:start + len(faces)], places)
-        start += len(faces)
-        first, second = found[0], found[1]
-        verdict = weighed(first, second)
-        if verdict.margin < 0:
-            first, second = second, first
-            verdict = weighed(first, second)
-        looks.append(_Look((first.name, first.template, second.name), verdict.margin,
-                           verdict.noise))
-    return looks
 
 
 def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
                   frame_share: np.ndarray) -> list[SquareReading]:
-    cache = _cache(model)
+    cache = cache_for(model)
     g = board.grid
     squares = [Square(r, c) for r in range(g.rows) for c in range(g.cols)]
     n = len(squares)
@@ -480,7 +246,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     strip &= cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) > 0  # inside the photo (black outside)
     blur = estimate_blur(view, ref, strip) if ref.shape == view.shape else 0.0
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
-    tset = _blurred(model, cache, blur * FINE * TILE_PATCH / tside)
+    tset = blurred_templates(model, cache, blur * FINE * TILE_PATCH / tside)
     templates = tset.full
     # how much sharp structure each square shows beyond the bare board's
     structure = np.full(n, np.nan)
@@ -495,11 +261,11 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         structure = structure_residual(fine_structure(gray, CELL_PX), cache.structure[skey],
                                        centres, eside) / max(least, 1e-9)
     # tiles: where they lie, how askew, and which face at which turn
-    t_score, t_pos, t_which = _pose_search(gray, model.tile_pose, centres,
+    t_score, t_pos, t_which = pose_search(gray, model.tile_pose, centres,
                                      round(TILE_SEARCH * CELL_PX))
     t_angle = np.array([ANGLES[k] for k in t_which])
     tvec = describe(cut_many(smooth, t_pos * FINE, -t_angle, tside, TILE_PATCH))
-    coarse = hazy_distances(_coarse(tvec, TILE_PATCH), tset.coarse, sums=tset.coarse_sums)
+    coarse = hazy_distances(coarse_patches(tvec, TILE_PATCH), tset.coarse, sums=tset.coarse_sums)
     cbest = np.minimum.reduceat(coarse[:, cache.order], cache.starts, axis=1)
     short = np.argsort(cbest, axis=1)[:, :SHORTLIST]
     tiles = []  # per square: the best two (distance, template, name)
@@ -516,23 +282,23 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             per.append((float(block[j]), int(c[j]), cache.names[k]))
             start += len(c)
         per.sort()
-        gap = _gap(templates, per[0][1], per[1][1])
+        gap = template_gap(templates, per[0][1], per[1][1])
         if (per[1][0] - per[0][0] < REFINE_BELOW * gap
-                or _zscore(per[0][0], per[1][0], gap) < REFINE_Z):
+                or misfit_z(per[0][0], per[1][0], gap) < REFINE_Z):
             close.append((i, [p[2] for p in per[:3]]))
         tiles.append((per[0], per[1]))
-    looks: dict[int, _Look | None] = {}
+    looks: dict[int, Look | None] = {}
     if close:  # close calls: every shift of every close square described in one go
         detail_view = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), DETAIL_SMOOTH)
-        patches = np.concatenate([_refine_patches(smooth, t_pos[i] * FINE, -t_angle[i], tside)
+        patches = np.concatenate([shifted_patches(smooth, t_pos[i] * FINE, -t_angle[i], tside)
                                   for i, _ in close])
         vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
         asks = []
         for (i, names), v in zip(close, vecs, strict=True):
-            per = _refine(tset, cache, v, names)
+            per = rerank(tset, cache, v, names)
             tiles[i] = (per[0], per[1])
             asks.append((t_pos[i] * FINE, -t_angle[i], per))
-        answers = _closer_looks(model, cache, detail_view, asks, tside,
+        answers = closer_looks(model, cache, detail_view, asks, tside,
                                 blur * FINE * DETAIL / tside)
         looks = {i: look for (i, _), look in zip(close, answers, strict=True)}
     # counters: only on inner squares that are neither clearly a tile nor clearly empty
@@ -544,10 +310,10 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     pose_score = np.zeros(n)
     idx = np.flatnonzero(unclear)
     if len(model.counter_templates) and len(idx):
-        cscore, cpos, _ = _pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
+        cscore, cpos, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
                                   round(COUNTER_SEARCH * CELL_PX), windowed=True)
         cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
-        faces = _counter_faces(model, cache, blur * FINE * COUNTER_PATCH / cside)
+        faces = blurred_counters(model, cache, blur * FINE * COUNTER_PATCH / cside)
         cpos = place_counters(faces.shapes, smooth, cpos, cside)
         cpatches = cut_many(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
         # whether a counter lies there: its shape and shading, as for tiles
@@ -604,10 +370,10 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.season = model.tile_seasons[j1]
             reading.centre = (float(t_pos[i][0]), float(t_pos[i][1]))
             reading.angle = float(t_angle[i])
-            gap = _gap(templates, j1, j2)
+            gap = template_gap(templates, j1, j2)
             margin = (d2 - d1) / max(gap, 1e-9)
             # the same gap in units of the photo's own misfit: blur and noise lower it
-            zscore = _zscore(d1, d2, gap)
+            zscore = misfit_z(d1, d2, gap)
             reading.distances["margin"] = round(margin, 3)
             reading.distances["z"] = round(float(zscore), 2)
             conf = min(conf, margin)

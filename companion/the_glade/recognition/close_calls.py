@@ -1,0 +1,122 @@
+"""Close tile calls: a square whose best two names are near is looked at again.
+
+First each of its few best names gets its own best small shift and turn of the patch (a
+pixel of misplacement should not decide a close call); then the closer look of
+:mod:`detail` compares the faces at full detail where they differ. The thresholds here say
+when such a look is sure, alone or together with the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.the_glade.recognition.detail import DETAIL, compare, place, weighed
+from companion.the_glade.recognition.model import TILE_PATCH, Model
+from companion.the_glade.recognition.templates import Cache, Templates
+from companion.vision.patches import cut, cut_many, describe
+
+REFINE_Z = 3.0
+REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
+
+
+def misfit_z(d1: float, d2: float, gap: float) -> float:
+    """The gap between the best two names in units of the photo's own misfit (blur, noise
+    and misplacement raise the misfit and lower this)."""
+    return float((d2 - d1) * np.sqrt(TILE_PATCH * TILE_PATCH * 3 / 16)
+                 / (2 * np.sqrt(max(gap * d1, 1e-12))))
+
+
+def template_gap(templates: np.ndarray, j1: int, j2: int) -> float:
+    return float(((templates[j1] - templates[j2]) ** 2).mean())
+
+
+SHIFTS = [(0, 0, 0.0), (-2, 0, 0.0), (2, 0, 0.0), (0, -2, 0.0), (0, 2, 0.0), (0, 0, -2.5),
+          (0, 0, 2.5)]
+
+
+def shifted_patches(smooth: np.ndarray, centre: np.ndarray, angle: float,
+                    side: float) -> np.ndarray:
+    """The tile's patch at small shifts and turns round where it was found."""
+    return cut_many(smooth, [np.add(centre, (dx, dy)) for dx, dy, _ in SHIFTS],
+                    [angle + da for _, _, da in SHIFTS], side, TILE_PATCH)
+
+
+def rerank(templates: Templates, cache: Cache, vecs: np.ndarray,
+           names: list[str]) -> list[tuple[float, int, str]]:
+    """Give each of a few close names its own best small shift and turn of the patch
+    (``vecs``, one per shift), and rank them again: a close call should not be lost to a
+    pixel of misplacement."""
+    out = []
+    for name in names:
+        idx = cache.by_name[cache.names.index(name)]
+        d = templates.near(vecs, idx)
+        k = int(np.argmin(d.min(axis=0)))
+        out.append((float(d[:, k].min()), int(idx[k]), name))
+    out.sort()
+    return out
+
+
+DETAIL_MARGIN = 0.2   # closer look: the photo nearer the best face than this, where they differ
+DETAIL_NOISE = 0.5    # ... and the best face's own misfit there below this (both in units of
+                      # the two faces' difference there)
+STRONG_MARGIN = 0.4   # a closer look this clear overrules a first look that named another
+STRONG_NOISE = 0.25
+AGREED_MARGIN = 0.7   # ... and this clear, in a poorer fit, confirms a first look that agrees
+AGREED_NOISE = 1.5
+
+
+@dataclass(frozen=True)
+class Look:
+    names: tuple[str, int, str]   # best name, its template, second name
+    margin: float
+    noise: float
+
+
+def _detail_face(model: Model, cache: Cache, j: int,
+                 sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Template ``j``'s detail face, turned and blurred like the photo, and the same in gray
+    (for placing it); cached."""
+    key = (j, round(sigma * 4) / 4)
+    hit = cache.detail.get(key)
+    if hit is None:
+        face = np.ascontiguousarray(np.rot90(model.tile_detail[j // 4], -int(model.tile_turns[j])))
+        if key[1] >= 0.25:
+            face = cv2.GaussianBlur(face, (0, 0), key[1])
+        if len(cache.detail) > 4096:
+            cache.detail.clear()
+        hit = cache.detail[key] = (face, cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
+    return hit
+
+
+def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
+        tuple[np.ndarray, float, list[tuple[float, int, str]]]], side: float,
+        sigma: float) -> list[Look | None]:
+    """Compare each close call's few names at full detail (see :mod:`detail`); ``squares``
+    holds each square's tile centre (fine px), angle and ranked names. All the photo's
+    patches are described in one go."""
+    if len(model.tile_detail) * 4 != len(model.tile_names) or not squares:
+        return [None] * len(squares)
+    jobs = []
+    for centre, angle, ranked in squares:
+        looked_up = [(name, j, *_detail_face(model, cache, j, sigma)) for _, j, name in ranked]
+        faces = [(name, j, face) for name, j, face, _ in looked_up]
+        at = (float(centre[0]), float(centre[1]))
+        jobs.append((faces, place(view, at, angle, side, [gray for *_, gray in looked_up])))
+    cuts = [cut(view, (cx, cy), a, side, DETAIL) for _, places in jobs for cx, cy, a in places]
+    patches = describe(np.stack(cuts))
+    looks: list[Look | None] = []
+    start = 0
+    for faces, places in jobs:
+        found = compare(faces, patches[start:start + len(faces)], places)
+        start += len(faces)
+        first, second = found[0], found[1]
+        verdict = weighed(first, second)
+        if verdict.margin < 0:
+            first, second = second, first
+            verdict = weighed(first, second)
+        looks.append(Look((first.name, first.template, second.name), verdict.margin,
+                           verdict.noise))
+    return looks

@@ -1,0 +1,125 @@
+"""The enrolled faces as each photo needs them: arranged once per model for quick lookups,
+and blurred as the photo is blurred (measured on the board's own border).
+
+Blurring the templates, rather than sharpening the photo, keeps noise out of the comparison;
+each blur's templates are kept for the next scans, a few blurs at a time.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.the_glade.recognition.counters import CounterFaces, counter_faces
+from companion.the_glade.recognition.model import TILE_PATCH, Model
+from companion.the_glade.recognition.structure import least_tile_structure
+from companion.vision.patches import hazy_distances, template_sums
+
+COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
+
+
+def coarse_patches(vecs: np.ndarray, size: int) -> np.ndarray:
+    """Reduce flattened (n, size*size*3) patches to 1/COARSE of their resolution."""
+    n, k = len(vecs), COARSE
+    # the patches stacked into one tall image: an exact-factor area resize is the block mean
+    tall = np.ascontiguousarray(vecs, dtype=np.float32).reshape(n * size, size, 3)
+    small = cv2.resize(tall, (size // k, n * size // k), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(small.reshape(n, -1))
+
+
+class Cache:
+    """Per-model arrays derived once and kept for the next scans."""
+
+    def __init__(self, model: Model) -> None:
+        names = sorted(set(model.tile_names))
+        self.names = names
+        code = {n: i for i, n in enumerate(names)}
+        self.codes = np.array([code[n] for n in model.tile_names])
+        self.by_name = [np.flatnonzero(self.codes == k) for k in range(len(names))]
+        # templates in name order, so one reduceat gives every name's best
+        self.order = np.concatenate(self.by_name)
+        self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
+        self.empty: dict[int, np.ndarray] = {}
+        self.blurred: dict[float, Templates] = {}
+        self.detail: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+        self.counters: dict[float, CounterFaces] = {}
+        self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
+
+
+_CACHES: dict[int, Cache] = {}
+
+
+def cache_for(model: Model) -> Cache:
+    key = id(model)
+    if key not in _CACHES:
+        _CACHES.clear()
+        _CACHES[key] = Cache(model)
+    return _CACHES[key]
+
+
+
+BLURS = (0.0, 0.35, 0.7, 1.0, 1.35, 1.7, 2.1)  # working-view blurs tried (sigma, px)
+
+
+def estimate_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> float:
+    """How much blurrier the photo is than the pack's board (Gaussian sigma in working-view
+    pixels), judged on the board's border where no piece lies. Both are high-passed first,
+    so uneven light and shadows do not pass for blur."""
+    def detail(img: np.ndarray) -> np.ndarray:
+        return img - cv2.GaussianBlur(img, (0, 0), 3)
+
+    a = detail(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32))[mask]
+    a = (a - a.mean()) / (a.std() + 1e-6)
+    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    scores = []
+    for sigma in BLURS:
+        b = detail(cv2.GaussianBlur(gray, (0, 0), sigma) if sigma else gray)[mask]
+        b = (b - b.mean()) / (b.std() + 1e-6)
+        scores.append(float((a * b).mean()))
+    return BLURS[int(np.argmax(scores))]
+
+
+class Templates:
+    """Tile templates at one blur, with what the distances need of them precomputed."""
+
+    def __init__(self, full: np.ndarray) -> None:
+        self.full = full
+        self.coarse = coarse_patches(full, TILE_PATCH)
+        self.sums = template_sums(full)
+        self.coarse_sums = template_sums(self.coarse)
+        self._least: float | None = None
+
+    def least_structure(self, cell: float) -> float:
+        """The least fine structure a tile face shows at this blur (see :mod:`structure`),
+        the templates having ``cell`` pixels a square."""
+        if self._least is None:
+            self._least = least_tile_structure(self.full, TILE_PATCH, cell)
+        return self._least
+
+    def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Hazy distances of ``vecs`` to the templates ``idx``."""
+        return hazy_distances(vecs, self.full[idx], sums=(self.sums[0][idx], self.sums[1][idx]))
+
+
+def blurred_templates(model: Model, cache: Cache, sigma: float) -> Templates:
+    """Tile templates blurred by ``sigma`` patch pixels, cached (a few blurs at a time)."""
+    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
+    if key not in cache.blurred:
+        t = model.tile_templates
+        if key:
+            t = np.stack([cv2.GaussianBlur(x, (0, 0), key)
+                          for x in t.reshape(-1, TILE_PATCH, TILE_PATCH, 3)]).reshape(len(t), -1)
+        if len(cache.blurred) >= 3:
+            cache.blurred.pop(next(iter(cache.blurred)))
+        cache.blurred[key] = Templates(t)
+    return cache.blurred[key]
+
+
+def blurred_counters(model: Model, cache: Cache, sigma: float) -> CounterFaces:
+    """Counter faces blurred by ``sigma`` patch pixels (to a quarter pixel), cached."""
+    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
+    if key not in cache.counters:
+        if len(cache.counters) >= 3:
+            cache.counters.pop(next(iter(cache.counters)))
+        cache.counters[key] = counter_faces(model, key)
+    return cache.counters[key]
