@@ -19,6 +19,7 @@ DETECT_SIDE = 1000     # photos are searched at this longer side
 REF_SIDE = 480         # the board's reference features are learnt at this longer side
 BOARD_FEATURES = 1200
 PHOTO_FEATURES = 3000
+RETRY_FEATURES = 6000  # a second search, when the first finds no board
 MIN_INLIERS = 25
 ECC_LEVELS = ((0.5, 12), (1.0, 3))  # (scale, iterations) of the dense alignment
 

@@ -234,6 +234,26 @@ def test_photo_without_board(model, tmp_path):
         scan(path, model=model)
 
 
+def test_a_board_crowded_out_of_the_first_search_is_found_by_the_second(model, pack,
+                                                                       monkeypatch):
+    """When the photo's strongest features are all table and clutter (heavy blur on a busy
+    table; here forced by keeping very few), the board is searched again with more."""
+    from companion.the_glade.recognition import reader
+    from companion.the_glade.recognition.model import load_model
+
+    loaded = load_model(model)
+    state = random_forest(np.random.default_rng(82), G7, pack)
+    image, _ = render_photo(pack, state, 82, camera=STRAIGHT)
+    monkeypatch.setattr(reader, "PHOTO_FEATURES", 20)
+    searches = []
+    real = reader.PhotoFeatures
+    monkeypatch.setattr(reader, "PhotoFeatures",
+                        lambda photo, count: searches.append(count) or real(photo, count))
+    board, _ = reader.locate(loaded, image)
+    assert board.grid.rows == 7
+    assert searches == [20, reader.RETRY_FEATURES]
+
+
 def test_board_mostly_out_of_frame(model, pack, tmp_path):
     state = random_forest(np.random.default_rng(81), G7, pack)
     image, _ = render_photo(pack, state, 81, camera=Camera(0.85, 0.0, 0.0, 0.0))

@@ -73,7 +73,14 @@ from companion.the_glade.recognition.templates import (
     coarse_patches,
     estimate_blur,
 )
-from companion.vision.board import Located, PhotoFeatures, project, rectify
+from companion.vision.board import (
+    PHOTO_FEATURES,
+    RETRY_FEATURES,
+    Located,
+    PhotoFeatures,
+    project,
+    rectify,
+)
 from companion.vision.patches import (
     cut_many,
     describe,
@@ -147,12 +154,18 @@ class BoardReading:
 
 
 def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
-    features = PhotoFeatures(photo)
+    """The enrolled board that shows best in ``photo``, and where. When none is found, the
+    search is made again with more of the photo's features: on a busy table under heavy
+    blur, the table's own texture can crowd out the board's blurred corners."""
     best = None
-    for board in model.boards:
-        found = board.finder.locate(features, refine=False)
-        if found is not None and (best is None or found.inliers > best[1].inliers):
-            best = (board, found)
+    for count in (PHOTO_FEATURES, RETRY_FEATURES):
+        features = PhotoFeatures(photo, count)
+        for board in model.boards:
+            found = board.finder.locate(features, refine=False)
+            if found is not None and (best is None or found.inliers > best[1].inliers):
+                best = (board, found)
+        if best is not None:
+            break
     if best is None:
         raise RecognitionError("no forest board found in the photo; check that the whole board "
                                "is in view, lit, and the one this model was enrolled from")
