@@ -270,7 +270,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                 cache.structure.pop(next(iter(cache.structure)))
             cache.structure[skey] = board_structure(
                 cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32), CELL_PX, blur)
-        least = tset.least_structure(TILE_PATCH / (TILE_INSET * model.tile_size))
+        cell = TILE_PATCH / (TILE_INSET * model.tile_size)
+        least = tset.least_structure(cell, cache.faintest(model, cell))
         structure = structure_residual(fine_structure(gray, CELL_PX), cache.structure[skey],
                                        centres, eside) / max(least, 1e-9)
     # tiles: where they lie, how askew, and which face at which turn

@@ -50,13 +50,13 @@ def structure_residual(photo: np.ndarray, board: np.ndarray, centres: np.ndarray
     return out
 
 
-def least_tile_structure(templates: np.ndarray, patch: int, cell: float) -> float:
-    """The least fine structure (mean square) among tile templates (flattened (n, patch *
-    patch * 3) colour patches with ``cell`` pixels a square, already blurred as the photo
-    is): what the faintest tile would bring to a square."""
+def tile_structure(templates: np.ndarray, patch: int, cell: float) -> np.ndarray:
+    """The fine structure (mean square) of each tile template (flattened (n, patch * patch
+    * 3) colour patches with ``cell`` pixels a square, blurred as the photo is): what each
+    tile would bring to a square."""
     faces = templates.reshape(-1, patch, patch, 3)
-    least = np.inf
-    for face in faces:
+    out = np.empty(len(faces))
+    for k, face in enumerate(faces):
         grey = cv2.cvtColor(np.ascontiguousarray(face, np.float32), cv2.COLOR_BGR2GRAY)
-        least = min(least, float((fine_structure(grey * 255, cell) ** 2).mean()))
-    return least
+        out[k] = float((fine_structure(grey * 255, cell) ** 2).mean())
+    return out

@@ -12,7 +12,7 @@ import numpy as np
 
 from companion.the_glade.recognition.counters import CounterFaces, counter_faces
 from companion.the_glade.recognition.model import TILE_PATCH, Model
-from companion.the_glade.recognition.structure import least_tile_structure
+from companion.the_glade.recognition.structure import tile_structure
 from companion.vision.patches import hazy_distances, template_sums
 
 COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
@@ -25,6 +25,9 @@ def coarse_patches(vecs: np.ndarray, size: int) -> np.ndarray:
     tall = np.ascontiguousarray(vecs, dtype=np.float32).reshape(n * size, size, 3)
     small = cv2.resize(tall, (size // k, n * size // k), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(small.reshape(n, -1))
+
+
+FAINTEST = 16  # tile faces kept as the candidates for the faintest at any blur
 
 
 class Cache:
@@ -44,6 +47,16 @@ class Cache:
         self.detail: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
         self.counters: dict[float, CounterFaces] = {}
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
+        self._faint: np.ndarray | None = None
+
+    def faintest(self, model: Model, cell: float) -> np.ndarray:
+        """The FAINTEST sharp tile templates with the least fine structure. Blur lowers every
+        face's structure but hardly reorders the faintest, so only these are measured again
+        at each photo's blur."""
+        if self._faint is None:
+            energy = tile_structure(model.tile_templates, TILE_PATCH, cell)
+            self._faint = np.argsort(energy)[:FAINTEST]
+        return self._faint
 
 
 _CACHES: dict[int, Cache] = {}
@@ -89,11 +102,11 @@ class Templates:
         self.coarse_sums = template_sums(self.coarse)
         self._least: float | None = None
 
-    def least_structure(self, cell: float) -> float:
+    def least_structure(self, cell: float, among: np.ndarray) -> float:
         """The least fine structure a tile face shows at this blur (see :mod:`structure`),
-        the templates having ``cell`` pixels a square."""
+        the templates having ``cell`` pixels a square, looked for ``among`` a few."""
         if self._least is None:
-            self._least = least_tile_structure(self.full, TILE_PATCH, cell)
+            self._least = float(tile_structure(self.full[among], TILE_PATCH, cell).min())
         return self._least
 
     def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
