@@ -70,25 +70,25 @@ def cache_for(model: Model) -> Cache:
     return _CACHES[key]
 
 
-
 BLURS = (0.0, 0.35, 0.7, 1.0, 1.35, 1.7, 2.1)  # working-view blurs tried (sigma, px)
 
 
 def estimate_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> float:
     """How much blurrier the photo is than the pack's board (Gaussian sigma in working-view
     pixels), judged on the board's border where no piece lies. Both are high-passed first,
-    so uneven light and shadows do not pass for blur."""
+    so uneven light and shadows do not pass for blur. Blurring and high-passing commute, so
+    the board is high-passed once and only blurred for each guess."""
     def detail(img: np.ndarray) -> np.ndarray:
         return img - cv2.GaussianBlur(img, (0, 0), 3)
 
-    a = detail(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32))[mask]
+    where = np.flatnonzero(mask)
+    a = detail(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)).ravel()[where]
     a = (a - a.mean()) / (a.std() + 1e-6)
-    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    fine = detail(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32))
     scores = []
     for sigma in BLURS:
-        b = detail(cv2.GaussianBlur(gray, (0, 0), sigma) if sigma else gray)[mask]
-        b = (b - b.mean()) / (b.std() + 1e-6)
-        scores.append(float((a * b).mean()))
+        b = (cv2.GaussianBlur(fine, (0, 0), sigma) if sigma else fine).ravel()[where]
+        scores.append(float(a @ (b - b.mean()) / len(b) / (b.std() + 1e-6)))
     return BLURS[int(np.argmax(scores))]
 
 
