@@ -42,7 +42,8 @@ def one_deal(job: tuple[str, int, float]) -> dict[str, object]:
     return {"critter": critter, "seed": seed, "greedy": base.score,
             "greedy_seconds": round(greedy_time, 3), "solver": result.plan.score,
             "bound": result.bound, "optimal": result.optimal,
-            "seconds": round(result.seconds, 3), "states": result.nodes}
+            "seconds": round(result.seconds, 3), "states": result.nodes,
+            "found_by": next((line for line in reversed(result.log) if ": " in line), "")}
 
 
 def summarise(rows: list[dict[str, object]], seconds: float) -> str:

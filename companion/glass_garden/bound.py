@@ -9,9 +9,15 @@ on it, and ``tests/glass_garden/test_gg_bound.py`` checks it against exhaustive 
   or may become succulents) or an effect that can still happen grows it without paying.
 * **Growing in the sunlight phase** (:func:`_sunlight_relax`). Plants then move only by glass
   bonuses and effects. A least fixed point over the order of growing: a plant can grow only
-  if a set of 3 for it needs no more row moves and shifts (:func:`_set_cost`) than the sunlit
-  glass, the pending steps and the plants that could grow before it could give (their effects,
-  the glass their growth lights); its own effect comes only after it grows.
+  if a set of 3 for it needs no more steps (:func:`_set_cost`: row moves plus shifts, as one
+  step is one or the other) and no more shifts than the sunlit glass, the pending steps and
+  the plants that could grow before it could give (their effects, the glass their growth
+  lights); its own effect comes only after it grows.
+* **Growing late in the dark phase** (the same fixed point, with at most
+  :data:`DARK_RELAX_ACTIONS` actions left). Each action left counts as a row move and as a
+  shift of any distance; the critter is left out (it will stand elsewhere, and it never
+  reorders the plants); damage may do downward moves for free, but no more rows per plant
+  than damage patterns still to come and no more in all than those patterns can hit.
 * **Rising.** Each succulent scores 2 only in the top row. A plant rises one row per move; the
   moves still to come are at most: the actions left in the dark phase, the upward move steps
   of the effects still to happen, and the glass bonuses' upward steps (each glass use needs a
@@ -31,14 +37,13 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING
 
 from companion.glass_garden.critter import DARK_TURNS
-from companion.glass_garden.deck import SPROUT, Critter, CritterSide, Deck, Step
-from companion.glass_garden.fertile_zone import _icon_table, runs
+from companion.glass_garden.deck import RESOURCES, SPROUT, Critter, CritterSide, Deck, Step
+from companion.glass_garden.fertile_zone import payable_kinds
 from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT_TURN
 from companion.glass_garden.scoring import MAX_SCORE, score
 
 if TYPE_CHECKING:
     from companion.glass_garden.game import State
-    from companion.glass_garden.garden import Garden
 
 
 def _can_rise(step: Step) -> bool:
@@ -95,6 +100,11 @@ class _Facts:
         # a glass bonus that grows a plant without paying: any soil plant may then grow
         self.glass_grows = any(s.kind == "grow" for g in deck.glass for s in g.bonus)
         self.growable: dict[int, int] = {}
+        self.costs = [p.cost for p in plants]
+        # the upward glass steps of the sunlit cards, for every mask of sunlit cards
+        self.lit_ups = [sum(n for i, n in enumerate(self.glass_ups) if mask >> i & 1)
+                        for mask in range(64)]
+        self.lends = {kind: _lends(deck, kind) for kind in RESOURCES}
 
     def may_grow(self, grown: int) -> int:
         """Bit mask of the plants that are, or may still become, succulents."""
@@ -125,6 +135,10 @@ class _Facts:
 
 
 _FACTS: dict[int, _Facts] = {}
+#: With at most this many dark-phase actions left (turn 9), the growing relaxation of the
+#: sunlight phase is used in the dark phase too (:func:`_sunlight_relax` with ``dark``); with
+#: more (turn 8 on 4) it ruled out almost no plant in the search and cost more than it saved.
+DARK_RELAX_ACTIONS = 2
 
 
 def _facts(deck: Deck) -> _Facts:
@@ -134,11 +148,11 @@ def _facts(deck: Deck) -> _Facts:
     return f
 
 
-def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach: int = 8
-              ) -> int:
-    """The fewest row moves that put 3 ``kind`` resources in one zone, counting sprouts of
-    plants in ``may``, when at most ``shifts`` shifts, each carrying a plant at most ``reach``
-    columns (8: any distance), may still happen before the set pays.
+def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach: int = 8,
+              dark: bool = False) -> int:
+    """The fewest steps (row moves and shifts) that put 3 ``kind`` resources in one zone,
+    counting sprouts of plants in ``may``, when at most ``shifts`` shifts, each carrying a
+    plant at most ``reach`` columns (8: any distance), may still happen before the set pays.
 
     A set's lenders (1-3 plants) must end within 3 consecutive columns not split by the
     critter. A shift takes one plant out of the row of cards and puts it back elsewhere; the
@@ -148,9 +162,20 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
     3 columns leave room for; every other lender must be shifted itself; and a shifted lender
     moves at most ``shifts * reach`` columns while ``U`` moves at most ``shifts``. Every way of
     choosing ``U`` is tried; the set is possible only when one needs no more than ``shifts``.
-    Directions are ignored (a relaxation)."""
+    Directions are ignored (a relaxation).
+
+    Row moves and shifts are added up because one step (an action, an effect's or a glass
+    bonus's step) is either one row move of one plant or one shift, never both.
+
+    ``dark``: the set may pay on a later dark turn or after the damage still to come. The
+    critter will then stand elsewhere, so it is left out: the plants are placed by their order
+    alone (which only shifts change), and it separates nothing. Damage moves plants down for
+    free, at most one row of one plant per damage pattern still to come and in all at most as
+    many rows as those patterns can hit plants, so only the downward moves beyond those are
+    counted."""
     g = state.garden
-    key = (id(deck), g.cols, g.rows, kind, may, shifts, min(reach, 8))
+    falls, hits = _falls(state) if dark else (0, 0)
+    key = (id(deck), g.cols, g.rows, kind, may, shifts, min(reach, 8), dark, falls, hits)
     hit = _SET_COSTS.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
@@ -158,31 +183,75 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
         _SET_COSTS.clear()
     k = g.critter_col
     near = shifts * (reach + 1) + 2  # how far a shifted lender may start from the others
+    lends = _facts(deck).lends[kind]
+    cols, rows = g.cols, g.rows
     best = 99
     for zone in (0, 1):
-        lenders = [(c, opts) for c in range(9) if c != k
-                   for opts in [_options(deck, g, g.cols[c], kind, may, zone)[1:]] if opts]
-        for size in (1, 2, 3):
-            for combo in combinations(lenders, size):
-                moves = _fewest_moves([opts for _, opts in combo])
-                if moves >= best:
-                    continue
-                if _shifts_needed([c for c, _ in combo], g, k, near) <= shifts:
-                    best = moves
+        lenders = []
+        for c in range(9):
+            p = cols[c]
+            if c == k:
+                continue
+            halves = lends[p][zone][may >> p & 1]
+            if halves and dark:
+                lenders.append((c - (c > k), tuple(
+                    (n, max(rows[p] - need, need - rows[p] - falls, 0),
+                     max(0, min(need - rows[p], falls))) for n, need in halves)))
+            elif halves:
+                lenders.append((c, tuple((n, abs(rows[p] - need), 0) for n, need in halves)))
+        best = min(best, _zone_cost(tuple(lenders), _NO_CRITTER if dark else k, near, shifts,
+                                    hits))
     _SET_COSTS[key] = (deck, best)
     return best
 
 
-def _fewest_moves(options: list[list[tuple[int, int]]]) -> int:
-    """Fewest row moves choosing one option (icons, moves) per lender for at least 3 icons."""
+Option = tuple[int, int, int]  # (icons, row moves, downward rows damage may do instead)
+
+
+@lru_cache(maxsize=100_000)
+def _zone_cost(lenders: tuple[tuple[int, tuple[Option, ...]], ...], critter: int, near: int,
+               shifts: int, hits: int) -> int:
+    """The fewest steps (row moves plus shifts) for a set of 3 in one zone from ``lenders``
+    (column, options), with at most ``shifts`` shifts and ``hits`` plant-rows of damage (see
+    :func:`_set_cost`); 99 when none."""
     best = 99
-    for pick in product(*options):
-        if sum(n for n, _ in pick) >= 3:
-            best = min(best, sum(m for _, m in pick))
+    for size in (1, 2, 3):
+        for combo in combinations(lenders, size):
+            moves = _fewest_moves(tuple(opts for _, opts in combo), hits)
+            if moves >= best:
+                continue
+            needed = _shifts_needed(tuple(c for c, _ in combo), critter, near)
+            if needed <= shifts:
+                best = min(best, moves + needed)
     return best
 
 
-def _shifts_needed(cols: list[int], g: Garden, critter: int, near: int) -> int:
+def _falls(state: State) -> tuple[int, int]:
+    """How far damage may still move plants down in the dark phase: (rows for one plant, rows
+    in all). One row of a plant per damage pattern of each damage step still to come (this
+    turn's included), and a pattern hits at most ``count`` plants (or columns) per side."""
+    steps = max(0, DARK_TURNS - state.turn + 1)
+    sides = state.table.critter.sides
+    patterns = max(len(side.damage) for side in sides)
+    per_step = max(sum(p.count * (2 if p.side == "both" else 1) for p in side.damage)
+                   for side in sides)
+    return steps * patterns, steps * per_step
+
+
+@lru_cache(maxsize=50_000)
+def _fewest_moves(options: tuple[tuple[Option, ...], ...], hits: int = 0) -> int:
+    """Fewest row moves choosing one option per lender for at least 3 icons, when damage may
+    move plants down by ``hits`` rows in all."""
+    best = 99
+    for pick in product(*options):
+        if sum(n for n, _, _ in pick) >= 3:
+            free = sum(f for _, _, f in pick)
+            best = min(best, sum(m for _, m, _ in pick) + max(0, free - hits))
+    return best
+
+
+@lru_cache(maxsize=50_000)
+def _shifts_needed(cols: tuple[int, ...], critter: int, near: int) -> int:
     """The fewest shifts that can bring lenders in ``cols`` within 3 consecutive columns (see
     :func:`_set_cost`); 99 when none can."""
     best = 99
@@ -202,22 +271,27 @@ def _shifts_needed(cols: list[int], g: Garden, critter: int, near: int) -> int:
 
 
 _SET_COSTS: dict[tuple[object, ...], tuple[Deck, int]] = {}
+_NO_CRITTER = 99  # a critter column that is never between two plants
 
 
-def _options(deck: Deck, g: Garden, p: int, kind: str, may: int, zone: int
-             ) -> list[tuple[int, int]]:
-    """What plant ``p`` can lend to ``zone``: (icons of ``kind``, row moves needed)."""
-    card = deck.plants[p]
-    opts = [(0, 0)]
-    for half, icons in ((0, card.upper), (1, card.lower)):
-        n = sum(1 for x in icons if x == kind and (x != SPROUT or may >> p & 1))
-        if n:
-            need = zone + 1 if half == 0 else zone
-            opts.append((n, abs(g.rows[p] - need)))
-    return opts
+def _lends(deck: Deck, kind: str) -> list[list[list[tuple[tuple[int, int], ...]]]]:
+    """lends[plant][zone][active]: what a plant can lend to a zone, as (icons of ``kind``, the
+    row it must be in) per dirt half; ``active``: whether its sprouts count."""
+    out = []
+    for card in deck.plants:
+        per_zone = []
+        for zone in (0, 1):
+            per_zone.append([tuple(
+                (n, zone + 1 if half == 0 else zone)
+                for half, icons in ((0, card.upper), (1, card.lower))
+                for n in [sum(1 for x in icons if x == kind and (x != SPROUT or active))] if n)
+                for active in (False, True)])
+        out.append(per_zone)
+    return out
 
 
-def _sunlight_relax(state: State, facts: _Facts, may: int) -> tuple[int, int]:
+def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark: bool = False
+                    ) -> tuple[int, int]:
     """In the sunlight phase plants move only by glass bonuses and effects. Returns the plants
     that can still be succulents and the most glass lightings still possible.
 
@@ -234,6 +308,11 @@ def _sunlight_relax(state: State, facts: _Facts, may: int) -> tuple[int, int]:
     ``flip_glass`` step. Without any shift the two edge plants are fixed, so at most those two
     (if still candidates) light a card by growing; each shift brings at most two new plants to
     the edges.
+
+    Late in the dark phase (``dark``) the same holds with ``extra`` more steps, the actions
+    still to take, each counted both as a row move and as a shift of any distance (one action
+    is one of them: counting it as both only helps the player), and with the set costs of
+    :func:`_set_cost` for the dark phase (the critter left out, damage's falls free).
     """
     deck = state.deck
     g = state.garden
@@ -253,7 +332,8 @@ def _sunlight_relax(state: State, facts: _Facts, may: int) -> tuple[int, int]:
         """(shifts, lightings, row moves, farthest shift) still possible when only ``helpers``
         may grow."""
         flips = sum(facts.flips[p] for p in helpers) + pending_flips
-        base_shifts = sum(facts.shift_steps[p] for p in helpers) + glass_shifts + pending_shifts
+        base_shifts = (sum(facts.shift_steps[p] for p in helpers) + glass_shifts
+                       + pending_shifts + extra)
         shifts = base_shifts
         while True:
             edge = (sum(1 for p in (left, right) if p in helpers) if shifts == 0
@@ -263,9 +343,9 @@ def _sunlight_relax(state: State, facts: _Facts, may: int) -> tuple[int, int]:
             if nxt == shifts:
                 break
             shifts = nxt
-        moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers)
+        moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers) + extra
         reach = max(pending_reach, lit_reach, *(facts.shift_reach[p] for p in helpers),
-                    facts.max_glass_reach if lightings else 0)
+                    facts.max_glass_reach if lightings else 0, 8 if extra else 0)
         return shifts, lightings, moves + lightings * facts.max_glass_steps, reach
 
     if facts.glass_grows or any(q.step.kind == "grow" for q in state.pending):
@@ -286,7 +366,8 @@ def _sunlight_relax(state: State, facts: _Facts, may: int) -> tuple[int, int]:
                 continue
             cost = deck.plants[p].cost
             kinds = ("box", "cloud", "lightning", "droplet", SPROUT) if cost == "any" else (cost,)
-            if min(_set_cost(deck, state, k, active, shifts, reach) for k in kinds) <= moves:
+            if min(_set_cost(deck, state, k, active, shifts, reach, dark) for k in kinds
+                   ) <= moves:
                 nxt.append(p)
         if len(nxt) == len(grew):
             return active, lightings
@@ -400,16 +481,15 @@ def upper_bound(state: State) -> int:
         may = 0xFF  # a pending step of a grown plant may grow any soil plant free
     sunlight = state.turn >= SUNLIGHT_TURN
     soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
-    if sunlight:
-        may, lightings = _sunlight_relax(state, facts, may)
+    actions = 0 if sunlight else (state.actions_left if state.phase == ACTIONS else 0) + 2 * (
+        DARK_TURNS - state.turn)
+    if sunlight or actions <= DARK_RELAX_ACTIONS:
+        may, lightings = _sunlight_relax(state, facts, may, actions, not sunlight)
         soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
     else:
         lightings = len(soil) + sum(facts.flips[p] for p in soil) + sum(
             q.step.kind == "flip_glass" for q in state.pending)
-    budget = 0
-    if not sunlight:
-        left = state.actions_left if state.phase == ACTIONS else 0
-        budget += left + 2 * (DARK_TURNS - state.turn)
+    budget = actions
     budget += sum(facts.ups[p] for p in soil)
     budget += sum(1 for q in state.pending if _can_rise(q.step))
     # glass: each use needs a sunlit card: those lit now, plus one per lighting still possible
@@ -429,60 +509,27 @@ def upper_bound(state: State) -> int:
     return min(MAX_SCORE, len(rises) + top)
 
 
-def payable_kinds(deck: Deck, g: Garden) -> frozenset[str]:
-    """The resource kinds of which some set of 3 could pay now: the kinds of
-    :func:`fertile_zone.payments` without listing every set (a count per group of columns
-    and zone), for ordering the search quickly."""
-    key = (id(deck), g.cols, g.rows, g.grown)
-    hit = _KINDS.get(key)
-    if hit is not None and hit[0] is deck:
-        return hit[1]
-    if len(_KINDS) > 200_000:
-        _KINDS.clear()
-    table = _icon_table(deck)
-    found: set[str] = set()
-    k = g.critter_col
-    run_list = _RUNS.get(k)
-    if run_list is None:
-        run_list = _RUNS[k] = runs(g)  # the groups depend only on the critter's column
-    for run in run_list:
-        for zone in (0, 1):
-            counts: dict[str, int] = {}
-            for c in run:
-                p = g.cols[c]
-                for _, kind, sprout in table[p][g.rows[p]][zone]:
-                    if not sprout or g.grown >> p & 1:
-                        counts[kind] = counts.get(kind, 0) + 1
-            found.update(k for k, n in counts.items() if n >= 3)
-    kinds = frozenset(found)
-    _KINDS[key] = (deck, kinds)
-    return kinds
-
-
-_KINDS: dict[tuple[object, ...], tuple[Deck, frozenset[str]]] = {}
-_RUNS: dict[int, list[tuple[int, ...]]] = {}
-
-
 def guess(state: State) -> float:
     """A quick estimate of the final score, for ordering moves and the beam (not a bound):
     the score now, plus something for each soil plant payable now, for plants high up, and
     for the rises the sunlit glass cards will give at the end."""
     g = state.garden
     deck = state.deck
+    facts = _facts(deck)
     value = float(score(g))
-    soil = [p for p in range(8) if not g.grown >> p & 1]
-    if soil:
+    grown = g.grown
+    if grown != 0xFF:
         table = payable_kinds(deck, g)
-        for p in soil:
-            cost = deck.plants[p].cost
-            if (cost == "any" and table) or cost in table:
-                value += 0.6
+        if table:
+            value += 0.6 * sum(1 for p, cost in enumerate(facts.costs)
+                               if not grown >> p & 1 and (cost == "any" or cost in table))
     rows = g.rows
-    glass_ups = sum(n for i, n in enumerate(_facts(deck).glass_ups) if g.glass >> i & 1)
+    glass_ups = facts.lit_ups[g.glass]
     if state.turn >= SUNLIGHT_TURN:
-        low = sum(1 for p in range(8) if g.grown >> p & 1 and rows[p] > 0)
+        low = sum(1 for p in range(8) if grown >> p & 1 and rows[p] > 0)
         return value + min(low, glass_ups)
-    value += 0.25 * sum(1 for p in range(8) if rows[p] == 0)
-    value -= 0.15 * sum(1 for p in range(8) if rows[p] == 2)
-    value += 0.35 * min(glass_ups, 8 - sum(1 for p in range(8) if rows[p] == 0) + 2)
+    top = rows.count(0)
+    value += 0.25 * top
+    value -= 0.15 * rows.count(2)
+    value += 0.35 * min(glass_ups, 8 - top + 2)
     return value

@@ -103,21 +103,21 @@ def options(state: State, pending: Pending, raw: bool = False) -> list[Action]:
 
 def perform(state: State, action: Action) -> State:
     """Perform ``action`` as the first pending step (assumed legal)."""
-    state = replace(state, pending=state.pending[1:])
+    rest = state.pending[1:]
     g = state.garden
     match action:
         case Skip():
-            return state
+            return state.changed(pending=rest)
         case Move(plant, dy):
-            return replace(state, garden=g.move(plant, dy))
+            return state.changed(garden=g.move(plant, dy), pending=rest)
         case Shift(plant, steps):
-            return replace(state, garden=g.shift(plant, steps))
+            return state.changed(garden=g.shift(plant, steps), pending=rest)
         case Grow(plant, _):
-            return grow_plant(state, plant)
+            return grow_plant(state.changed(pending=rest), plant)
         case FlipGlass(glass):
-            return replace(state, garden=g.light(glass))
+            return state.changed(garden=g.light(glass), pending=rest)
         case Protect(plant):
-            return replace(state, protected=state.protected | 1 << plant)
+            return state.changed(protected=state.protected | 1 << plant, pending=rest)
         case FlipCritter():
-            return replace(state, garden=replace(g, critter_side=1 - g.critter_side))
+            return state.changed(garden=replace(g, critter_side=1 - g.critter_side), pending=rest)
     raise StateError(f"not a choice for this step: {action!r}")

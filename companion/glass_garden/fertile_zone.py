@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from companion.glass_garden.deck import SPROUT, Deck
+from companion.glass_garden.deck import RESOURCES, SPROUT, Deck
 from companion.glass_garden.garden import COLUMNS, Garden
 
 Payment = tuple[int, int, int]
@@ -35,6 +35,21 @@ def zone_of(row: int, half: int) -> int | None:
 
 def resource_id(plant: int, half: int, slot: int) -> int:
     return plant * 8 + half * 4 + slot
+
+
+def resource_kinds(deck: Deck) -> dict[int, str]:
+    """The kind of every resource id of the deck."""
+    hit = _KINDS_OF.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    kinds = {resource_id(p, half, slot): kind for p, card in enumerate(deck.plants)
+             for half, icons in ((0, card.upper), (1, card.lower))
+             for slot, kind in enumerate(icons)}
+    _KINDS_OF[id(deck)] = (deck, kinds)
+    return kinds
+
+
+_KINDS_OF: dict[int, tuple[Deck, dict[int, str]]] = {}
 
 
 def describe_resource(deck: Deck, rid: int) -> str:
@@ -126,3 +141,64 @@ def payments_for(deck: Deck, cost: str, table: dict[str, list[Payment]]) -> list
     if cost == "any":
         return sorted(s for sets in table.values() for s in sets)
     return table.get(cost, [])
+
+
+def payable_kinds(deck: Deck, g: Garden) -> frozenset[str]:
+    """The resource kinds of which some set of 3 could pay now: the kinds of
+    :func:`payments` (``used`` empty) without listing every set: quick, for ordering the
+    search and for telling whether anything can grow at all.
+
+    The icons a plant lends to a zone are counted per kind in 5-bit fields of one integer
+    (zone 0 in the low fields, zone 1 in the high ones; at most 12 per kind in 3 columns), so
+    a group of columns is one sum; adding 13 to every field sets a field's top bit exactly
+    when it holds 3 or more."""
+    cache = _PAYABLE.get(id(deck))
+    if cache is None or cache[0] is not deck:
+        cache = _PAYABLE[id(deck)] = (deck, {})
+    table = cache[1]
+    hit = table.get(g)
+    if hit is not None:
+        return hit
+    if len(table) > 200_000:
+        table.clear()
+    packed = _packed(deck)
+    k = g.critter_col
+    triples = _TRIPLES.get(k)
+    if triples is None:  # the groups depend only on the critter's column
+        triples = _TRIPLES[k] = [(*run, 9, 9)[:3] for run in runs(g)]
+    rows, grown = g.rows, g.grown
+    lent = [packed[p][rows[p]][grown >> p & 1] if p >= 0 else 0 for p in g.cols]
+    lent.append(0)  # column 9: pads the shorter groups
+    hits = 0
+    for a, b, c in triples:
+        hits |= lent[a] + lent[b] + lent[c] + _ADD
+    kinds = table[g] = _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
+    return kinds
+
+
+_FIELD = 5
+_ZONE = _FIELD * len(RESOURCES)  # where zone 1's fields start
+_TOPS = sum(16 << _FIELD * i for i in range(len(RESOURCES)))
+_ADD = sum(13 << _FIELD * i for i in range(2 * len(RESOURCES)))
+#: the kinds whose fields' top bits (shifted down by 4) are set, for every such mask
+_KIND_SETS = {sum(1 << _FIELD * i for i in range(len(RESOURCES)) if m >> i & 1):
+              frozenset(RESOURCES[i] for i in range(len(RESOURCES)) if m >> i & 1)
+              for m in range(1 << len(RESOURCES))}
+_PACKS: dict[int, tuple[Deck, list[list[list[int]]]]] = {}
+_PAYABLE: dict[int, tuple[Deck, dict[Garden, frozenset[str]]]] = {}
+_TRIPLES: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _packed(deck: Deck) -> list[list[list[int]]]:
+    """packed[plant][row][grown]: the icons it lends to zones 0 and 1, counted per kind in
+    5-bit fields (sprouts only when grown)."""
+    hit = _PACKS.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    table = _icon_table(deck)
+    out = [[[sum(1 << _FIELD * RESOURCES.index(kind) + _ZONE * zone
+                 for zone in (0, 1)
+                 for _, kind, sprout in table[p][row][zone] if grown or not sprout)
+             for grown in (0, 1)] for row in range(3)] for p in range(8)]
+    _PACKS[id(deck)] = (deck, out)
+    return out

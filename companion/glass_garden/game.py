@@ -57,6 +57,16 @@ class State:
     used: frozenset[int] = frozenset()  # resources that paid during this growing step
     protected: int = 0  # bit p: plant p cannot be damaged this turn
     pending: tuple[Pending, ...] = ()
+    # the hash, worked out once: states are looked up in many tables during a search
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.garden, self.turn, self.phase,
+                                                self.actions_left, self.used, self.protected,
+                                                self.pending)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     # -- the game interface -------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -108,6 +118,15 @@ class State:
         return f"{where} ({self.phase}): {self.garden.text()}"
 
     # -- helpers ------------------------------------------------------------------------
+    def changed(self, *, garden: Garden | None = None, pending: tuple[Pending, ...] | None = None,
+                used: frozenset[int] | None = None, protected: int | None = None) -> State:
+        """This state with some of the fields that change within a step replaced: what
+        ``dataclasses.replace`` does, without its generic cost (the search's inner loop)."""
+        return State(self.table, self.garden if garden is None else garden, self.turn,
+                     self.phase, self.actions_left, self.used if used is None else used,
+                     self.protected if protected is None else protected,
+                     self.pending if pending is None else pending)
+
     @property
     def deck(self) -> Deck:
         return self.table.deck
@@ -139,8 +158,10 @@ class State:
         garden = apply_damage(self.garden, side_up(self.table.critter, self.garden).damage,
                               self.protected)
         if self.turn >= DARK_TURNS:
+            # the actions left over from turn 9 mean nothing in the sunlight phase: one value
+            # (2, as a state file gives) keeps equal positions equal states
             return replace(self, garden=garden, turn=SUNLIGHT_TURN, phase=SUNLIGHT,
-                           used=frozenset(), protected=0)
+                           actions_left=2, used=frozenset(), protected=0)
         return State(self.table, advance(garden, self.turn), self.turn + 1)
 
     def settle(self) -> State:
@@ -148,7 +169,7 @@ class State:
         skipped, even a mandatory one)."""
         state = self
         while state.pending and not effects.options(state, state.pending[0], raw=True):
-            state = replace(state, pending=state.pending[1:])
+            state = state.changed(pending=state.pending[1:])
         return state
 
 

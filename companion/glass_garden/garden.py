@@ -18,7 +18,7 @@ A short text form names each column left to right: ``@`` is the critter, a lette
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.errors import StateError
 
@@ -37,6 +37,15 @@ class Garden:
     grown: int = 0  # bit p set: plant p shows its succulent side
     glass: int = 0  # bit g set: glass position g shows its sunlight side
     critter_side: int = 0  # 0: the setup side (right arrow), 1: the other side
+    # the hash, worked out once: gardens are looked up in many tables during a search
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(
+            (self.cols, self.rows, self.grown, self.glass, self.critter_side)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @staticmethod
     def start(order: tuple[int, ...] | list[int]) -> Garden:

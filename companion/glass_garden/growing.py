@@ -11,12 +11,11 @@ spent, so they pay again on a later turn; a plant may lend its own resources to 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from companion.errors import StateError
 from companion.glass_garden.actions import Grow
-from companion.glass_garden.fertile_zone import payments, payments_for
+from companion.glass_garden.fertile_zone import payable_kinds, payments, payments_for
 
 if TYPE_CHECKING:
     from companion.glass_garden.game import State
@@ -25,10 +24,17 @@ if TYPE_CHECKING:
 def grow_actions(state: State) -> list[Grow]:
     """Every (plant, set) that could grow now."""
     garden = state.garden
-    soil = [p for p in range(8) if not garden.is_grown(p)]
+    deck = state.deck
+    soil = [p for p in range(8) if not garden.grown >> p & 1]
     if not soil:
         return []
-    table = payments(state.deck, garden, state.used)
+    # a quick count first: spent resources only take sets away, so no kind payable when
+    # none is spent means no set at all
+    kinds = payable_kinds(deck, garden)
+    if not any(deck.plants[p].cost in kinds or (kinds and deck.plants[p].cost == "any")
+               for p in soil):
+        return []
+    table = payments(deck, garden, state.used)
     if not table:
         return []
     return [Grow(p, pay) for p in soil
@@ -46,8 +52,8 @@ def grow_plant(state: State, plant: int) -> State:
     if glass is not None and not garden.is_sunlit(glass):
         garden = garden.light(glass)
     steps = tuple(Pending(s, plant) for s in state.deck.plants[plant].effect)
-    return replace(state, garden=garden, pending=steps + state.pending)
+    return state.changed(garden=garden, pending=steps + state.pending)
 
 
 def grow_paid(state: State, action: Grow) -> State:
-    return grow_plant(replace(state, used=state.used | frozenset(action.paid)), action.plant)
+    return grow_plant(state.changed(used=state.used | frozenset(action.paid)), action.plant)

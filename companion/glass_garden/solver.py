@@ -9,7 +9,8 @@ finish the game with the exact sunlight search. The solver:
    (:func:`quick_turn`), so a legal whole plan, and a first turn at least as good as greedy's
    first turns played so far, comes back within the time asked;
 2. runs beam searches of growing width, ranking states by :func:`bound.guess`, each wider one
-   only when it can finish in the time left (its cost guessed from the last one's);
+   only when it can finish in the time left (its cost guessed from the last one's), and when
+   the next width would not, one last beam as wide as fits;
 3. spends the rest of its time in a depth-first branch and bound over whole turns, children
    in ``guess`` order, cutting every state whose :func:`bound.upper_bound` cannot beat the best
    plan, with a transposition table of states already searched to the end and a table of the
@@ -24,6 +25,7 @@ reads ``clock`` (``time.monotonic`` unless a test passes a fake one).
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,6 +60,8 @@ class Result:
 
 #: The beam searches run before the branch and bound, in order (each as time allows).
 BEAM_WIDTHS: tuple[int, ...] = (2, 8, 24, 64, 160, 400)
+#: The share of the time left that the last, widest beam is sized to fill.
+BEAM_FILL = 0.8
 #: Below this many seconds the greedy plan is not always completed (see the module's text).
 QUICK_SECONDS = 2.0
 #: The share of a short time limit the greedy plan may use before it is cut off.
@@ -241,21 +245,32 @@ class Solver(Search):
                         break
 
     def beams(self) -> None:
-        """The beam searches of :data:`BEAM_WIDTHS`, in order. The first two always run (as
-        time allows); a wider one runs only when its cost, guessed from the last beam's time
-        in proportion to the width, fits in the time left, as a beam cut short gives nothing."""
+        """The beam searches of :data:`BEAM_WIDTHS`, in order, then ever wider ones. The first
+        two always run (as time allows); a wider one runs only when its cost, guessed from the
+        last beam's time in proportion to the width, fits in the time left, as a beam cut short
+        gives nothing. When the next width does not fit, one beam as wide as fits in the time
+        left runs instead (a whole plan is only ever found at the end of a beam, and at the
+        root the bound is rarely below the best score, so the branch and bound after it mostly
+        searches for a better plan, which a wide beam does better)."""
         assert self.best is not None and self.deadline is not None
         last: tuple[int, float] | None = None
-        for i, width in enumerate(BEAM_WIDTHS):
+        for i in itertools.count():
+            width = BEAM_WIDTHS[i] if i < len(BEAM_WIDTHS) else int(last[0] * 2.5) if last else 1
             if self.best.score >= self.bound(self.root):
                 return
             now = self.clock()
+            final = False
             if i >= 2 and last is not None:
-                guess_cost = last[1] * width / last[0]
-                if now + guess_cost > self.deadline:
-                    return
+                per_width = max(last[1], 1e-3) / last[0]
+                if now + per_width * width > self.deadline:
+                    width = int(BEAM_FILL * (self.deadline - now) / per_width)
+                    if width <= last[0]:
+                        return
+                    final = True  # the last beam: as wide as fits
             self.beam(width)
             last = (width, self.clock() - now)
+            if final:
+                return
 
     def dfs(self, state: State, chain: list[tuple[State, Path]]) -> None:
         if state.phase in (SUNLIGHT, OVER):

@@ -8,7 +8,6 @@ within one card's bonus, only between uses.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from companion.glass_garden.actions import UseGlass
@@ -26,5 +25,5 @@ def use_glass(state: State, action: UseGlass) -> State:
     from companion.glass_garden.game import Pending
 
     steps = tuple(Pending(s, 8 + action.glass) for s in state.deck.glass[action.glass].bonus)
-    return replace(state, garden=state.garden.light(action.glass, on=False),
-                   pending=steps + state.pending)
+    return state.changed(garden=state.garden.light(action.glass, on=False),
+                         pending=steps + state.pending)

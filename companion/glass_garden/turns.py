@@ -11,11 +11,15 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from companion.glass_garden.actions import Action
-from companion.glass_garden.game import OVER
+from companion.glass_garden import growing
+from companion.glass_garden.actions import Action, Done, Move, Shift
+from companion.glass_garden.critter import arrow
+from companion.glass_garden.fertile_zone import resource_kinds
+from companion.glass_garden.game import ACTIONS, GROW, OVER, State
+from companion.glass_garden.garden import BOTTOM, TOP
 
 if TYPE_CHECKING:
-    from companion.glass_garden.game import State
+    from companion.glass_garden.garden import Garden
 
 Path = tuple["Action", ...]
 
@@ -26,26 +30,104 @@ class OutOfTime(Exception):
 
 def turn_outcomes(state: State) -> dict[State, Path]:
     """Each distinct state at the start of the next turn, with one way to reach it."""
-    out: dict[State, Path] = {}
-    seen = {state}
-    stack: list[tuple[State, Path]] = [(state, ())]
+    if state.phase == ACTIONS and not (state.pending or state.used or state.protected):
+        return _dark_turn_outcomes(state)
+    return _explore(state)
+
+
+def _explore(state: State, out: dict[State, Path] | None = None, path: Path = (),
+             seen: set[State] | None = None) -> dict[State, Path]:
+    """:func:`turn_outcomes` by trying every action of every state of the turn (the general
+    way: any phase, pending steps, part of a growing step done), adding to ``out``."""
+    out = {} if out is None else out
+    seen = {state} if seen is None else seen
+    seen.add(state)
+    stack: list[tuple[State, Path]] = [(state, path)]
     turn = state.turn
     while stack:
-        s, path = stack.pop()
+        s, here = stack.pop()
         for a in s.legal_actions():
             t = s.apply_unchecked(a)
             if t.turn != turn or t.phase == OVER:
                 if t not in out:
-                    out[t] = (*path, a)
-            elif t not in seen:
+                    out[t] = (*here, a)
+                continue
+            t = _forget_spent(t)
+            if t not in seen:
                 seen.add(t)
-                stack.append((t, (*path, a)))
+                stack.append((t, (*here, a)))
     return out
 
 
+def _forget_spent(state: State) -> State:
+    """``state`` without the spent resources that can no longer matter: those of a kind that
+    no soil plant's cost asks for. Within a growing step they only keep apart states with the
+    same future (soil plants never come back, and the spent set is dropped at the step's end),
+    so dropping them lets the search meet each such state once."""
+    if not state.used:
+        return state
+    deck, grown = state.deck, state.garden.grown
+    wanted = {card.cost for p, card in enumerate(deck.plants) if not grown >> p & 1}
+    if "any" in wanted:
+        return state
+    kinds = resource_kinds(deck)
+    used = frozenset(r for r in state.used if kinds[r] in wanted)
+    return state if len(used) == len(state.used) else state.changed(used=used)
+
+
+def _dark_turn_outcomes(state: State) -> dict[State, Path]:
+    """:func:`turn_outcomes` from the start of a dark turn's actions step, faster: the actions
+    step only moves cards, so it is enumerated on gardens (each distinct garden once, by the
+    fewest actions; how many were taken no longer matters once growing starts), and a garden
+    where nothing can grow goes straight to damage and the critter's advance."""
+    out: dict[State, Path] = {}
+    seen: set[State] = set()
+    for garden, path in after_actions(state).items():
+        grow = State(state.table, garden, state.turn, GROW, state.actions_left - len(path))
+        if len(path) < state.actions_left:
+            path = (*path, Done())
+        if growing.grow_actions(grow):
+            _explore(grow, out, path, seen)
+        else:
+            nxt = grow.apply_unchecked(Done())
+            if nxt not in out:
+                out[nxt] = (*path, Done())
+    return out
+
+
+def after_actions(state: State) -> dict[Garden, Path]:
+    """Every distinct garden the rest of the actions step can leave, with the fewest actions
+    that reach it (shifts and moves as :meth:`State.shift_actions` and
+    :meth:`State.move_actions` list them)."""
+    critter = state.table.critter
+    reached: dict[Garden, Path] = {state.garden: ()}
+    frontier = [(state.garden, ())]
+    for _ in range(state.actions_left):
+        nxt: list[tuple[Garden, Path]] = []
+        for g, path in frontier:
+            d = arrow(critter, g)
+            for p in g.plant_order():
+                for steps in g.shift_targets(p, d):
+                    _reach(reached, nxt, g.shift(p, steps), (*path, Shift(p, steps)))
+            for p in range(8):
+                for dy in (-1, 1):
+                    if TOP <= g.rows[p] + dy <= BOTTOM:
+                        _reach(reached, nxt, g.move(p, dy), (*path, Move(p, dy)))
+        frontier = nxt
+    return reached
+
+
+def _reach(reached: dict[Garden, Path], frontier: list[tuple[Garden, Path]], g: Garden,
+           path: Path) -> None:
+    if g not in reached:
+        reached[g] = path
+        frontier.append((g, path))
+
+
 class SunlightSolver:
-    """The best final score from a sunlight-phase state: depth-first search with memo, cut
-    when a line reaches the state's upper bound. ``node_limit`` bounds the work per call; a
+    """The best final score from a sunlight-phase state: depth-first search with memo (spent
+    resources no soil plant can use are forgotten, so more states meet), cut when a line
+    reaches the state's upper bound. ``node_limit`` bounds the work per call; a
     result found after the limit is the best seen, flagged inexact."""
 
     def __init__(self, node_limit: int = 20000, deadline: float | None = None,
@@ -87,7 +169,7 @@ class SunlightSolver:
             if self._budget <= 0 and best[0] >= 0:
                 exact = False
                 break
-            value, rest, sub_exact = self._search(state.apply_unchecked(a))
+            value, rest, sub_exact = self._search(_forget_spent(state.apply_unchecked(a)))
             exact = exact and sub_exact
             if value > best[0]:
                 best = (value, (a, *rest))

@@ -75,6 +75,8 @@ def _play_to(seed: int, stop: str) -> State:
             break
         if stop == "turn9" and s.turn == 9 and s.phase == GROW:
             break
+        if stop == "turn9-action" and s.turn == 9 and (s.phase != ACTIONS or s.actions_left < 2):
+            break
         s = s.apply_unchecked(_pick(s, rng))
     return s
 
@@ -90,6 +92,47 @@ def test_bound_is_never_below_the_exact_best_in_the_sunlight_phase(seed: int) ->
 def test_bound_is_never_below_the_exact_best_from_turn_9_growing(seed: int) -> None:
     s = _play_to(seed, "turn9")
     exact(s, {})  # asserts the bound at every state it visits
+
+
+#: turn 9 with one action still to take: the dark-phase growing relaxation with a spare action
+#: (seeds whose exhaustive search is small enough for a unit test)
+@pytest.mark.parametrize("seed", [100, 101, 105, 106, 107, 108, 111])
+def test_bound_is_never_below_the_exact_best_from_turn_9_with_an_action_left(seed: int) -> None:
+    s = _play_to(seed, "turn9-action")
+    assert s.turn == 9 and s.phase == ACTIONS and s.actions_left == 1
+    exact(s, {})  # asserts the bound at every state it visits
+
+
+def test_the_dark_growing_relaxation_is_tighter_and_still_sound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Late in the dark phase the bound also asks whether each soil plant can still get a set
+    (:func:`bound._sunlight_relax` with ``dark``). On the turn-9 positions it is strictly below
+    the bound without that part for most of them, and never below the exact best."""
+    import companion.glass_garden.bound as bound_module
+
+    stricter = total = 0
+    for seed in [*range(100, 103), *range(104, 126)]:
+        s = _play_to(seed, "turn9")
+        best = exact(s, {})
+        new = upper_bound(s)
+        monkeypatch.setattr(bound_module, "DARK_RELAX_ACTIONS", -1)
+        old = upper_bound(s)
+        monkeypatch.undo()
+        assert best <= new <= old
+        stricter += new < old
+        total += 1
+    assert stricter > total // 2
+
+
+def test_the_set_cost_counts_shifts_as_steps_and_damage_as_free_falls() -> None:
+    """One step is a row move or a shift, never both; damage still to come may move lenders
+    down, but no further than the plants it can hit."""
+    from companion.glass_garden.bound import _fewest_moves
+
+    one_each = ((1, 0, 0),), ((1, 1, 0),), ((1, 0, 1),)
+    assert _fewest_moves(one_each, hits=1) == 1  # the fall is damage's, the rise a move
+    assert _fewest_moves(one_each, hits=0) == 2  # no damage left: the fall is a move too
+    assert _fewest_moves((((1, 0, 1),),) * 3, hits=2) == 1  # three falls, two plants hit
 
 
 def test_the_sunlight_bound_is_often_exact() -> None:

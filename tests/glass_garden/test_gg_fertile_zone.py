@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from gg_helpers import make_deck, plant
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.glass_garden.fertile_zone import payments, resource_id, runs, zone_of
-from companion.glass_garden.garden import Garden
+from companion.glass_garden.deck import load_deck
+from companion.glass_garden.fertile_zone import (
+    payable_kinds,
+    payments,
+    resource_id,
+    runs,
+    zone_of,
+)
+from companion.glass_garden.garden import CRITTER, Garden
 
 
 def up(p: int, slot: int = 0) -> int:
@@ -79,3 +88,15 @@ def test_used_resources_cannot_pay_again() -> None:
     used = frozenset({up(0)})
     sets = payments(deck, g, used)["cloud"]
     assert all(up(0) not in s for s in sets)
+
+
+@settings(max_examples=300, deadline=None)
+@given(order=st.permutations(range(8)), col=st.integers(0, 8),
+       rows=st.lists(st.integers(0, 2), min_size=8, max_size=8), grown=st.integers(0, 255))
+def test_payable_kinds_are_the_kinds_of_the_payments(order: list[int], col: int,
+                                                     rows: list[int], grown: int) -> None:
+    """The packed count (used to order the search and to skip growing steps where nothing
+    can grow) agrees with listing every set."""
+    deck = load_deck()
+    g = Garden((*order[:col], CRITTER, *order[col:]), tuple(rows), grown)
+    assert payable_kinds(deck, g) == frozenset(payments(deck, g))

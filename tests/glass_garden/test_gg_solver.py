@@ -44,6 +44,25 @@ def test_turn_outcomes_are_distinct_next_turn_states() -> None:
         assert replay(s, [path]) == child
 
 
+def test_the_quick_turn_enumeration_gives_the_same_outcomes_as_trying_every_action() -> None:
+    """From a dark turn's start, :func:`turns.turn_outcomes` enumerates the actions step on
+    gardens and skips growing where nothing can grow; it must find exactly the outcomes that
+    trying every action of every state finds, each with a path that replays to it."""
+    import random
+
+    from companion.glass_garden.turns import _explore
+
+    rng = random.Random(3)
+    for game in range(4):
+        s = new_game(load_deck(), ["Fly", "Snail", "Ant", "Worm"][game], seed=game)
+        while s.turn < 10:
+            fast = turn_outcomes(s)
+            assert set(fast) == set(_explore(s))
+            for child in rng.sample(list(fast), 10):
+                assert replay(s, [fast[child]]) == child
+            s = rng.choice(list(fast))
+
+
 def test_bound_never_below_a_found_score_and_exact_at_the_end() -> None:
     s = new_game(load_deck(), "Ant", seed=4)
     plan = greedy(s)
