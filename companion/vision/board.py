@@ -21,7 +21,7 @@ BOARD_FEATURES = 1200
 PHOTO_FEATURES = 3000
 RETRY_FEATURES = 6000  # a second search, when the first finds no board
 MIN_INLIERS = 25
-ECC_LEVELS = ((0.5, 12), (1.0, 3))  # (scale, iterations) of the dense alignment
+ECC_LEVELS = ((0.5, 12), (1.0, 2))  # (scale, iterations) of the dense alignment
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,25 @@ def _blocks(patches: np.ndarray) -> tuple[np.ndarray, int]:
     return b.reshape(n, (s // k) ** 2, 3), k
 
 
+def _luminance(pixels: np.ndarray) -> np.ndarray:
+    """The mean of the last axis (3 colour channels): the same float32 values as
+    ``mean(axis=-1)``, without numpy's slow reduction over a short last axis."""
+    return (pixels[..., 0] + pixels[..., 1] + pixels[..., 2]) / np.float32(3)
+
+
+def _quantile_rows(values: np.ndarray, q: float) -> np.ndarray:
+    """``np.quantile(values, q, axis=1)`` (its default, linear method) by partial sorting:
+    the same values, several times quicker on many short rows."""
+    m = values.shape[1]
+    h = q * (m - 1)
+    lo = int(np.floor(h))
+    hi = min(lo + 1, m - 1)
+    part = np.partition(values, (lo, hi), axis=1)
+    a, b, t = part[:, lo], part[:, hi], h - lo
+    # numpy's own interpolation formula, so the result is the same to the last bit
+    return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
+
+
 def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
                   where: np.ndarray | None = None) -> np.ndarray:
     """Divide each square float BGR patch (n, s, s, 3) by a plane fitted, channel by channel,
@@ -50,14 +69,14 @@ def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
     n, s = patches.shape[0], patches.shape[1]
     flat = patches.reshape(n, s * s, 3).astype(np.float32)
     if where is not None:
-        lum = flat.mean(axis=2)
-        cut_at = np.quantile(lum[:, where], bright, axis=1)[:, None]
+        lum = _luminance(flat)
+        cut_at = _quantile_rows(lum[:, where], bright)[:, None]
         w = ((lum >= cut_at) & where[None]).astype(np.float32)
         gain = np.einsum("np,npc->nc", w, flat) / np.maximum(w.sum(axis=1), 1)[:, None]
         return np.clip(flat / np.maximum(gain[:, None, :], 8.0), 0, 1.6).reshape(patches.shape)
     blocks, k = _blocks(patches)
-    lum = blocks.mean(axis=2)
-    cut_at = np.quantile(lum, bright, axis=1)[:, None]
+    lum = _luminance(blocks)
+    cut_at = _quantile_rows(lum, bright)[:, None]
     w = (lum >= cut_at).astype(np.float32)                # (n, b)
     if not plane:
         gain = np.einsum("nb,nbc->nc", w, blocks) / np.maximum(w.sum(axis=1), 1)[:, None]

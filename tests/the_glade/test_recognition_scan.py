@@ -265,6 +265,27 @@ def test_board_mostly_out_of_frame(model, pack, tmp_path):
         scan(path, model=model)
 
 
+def test_a_model_made_before_it_kept_the_faintest_tiles_still_reads(model, pack, photos,
+                                                                   tmp_path):
+    """Format 2 models written before ``tile_faintest`` was kept load, and scan alike: the
+    scanner works the faintest tiles out itself."""
+    import shutil
+
+    from companion.the_glade.recognition.model import load_model
+    from companion.the_glade.recognition.structure import FAINTEST
+
+    older = tmp_path / "older-model"
+    shutil.copytree(model, older)
+    with np.load(older / "model.npz") as z:
+        arrays = {k: z[k] for k in z.files if k != "tile_faintest"}
+    np.savez(older / "model.npz", **arrays)
+    kept, worked_out = load_model(model), load_model(older)
+    assert len(kept.tile_faintest) == FAINTEST and len(worked_out.tile_faintest) == 0
+    state = random_forest(np.random.default_rng(83), G7, pack)
+    path, _ = shoot(photos, pack, state, 83, "older-model")
+    assert scan(path, model=older).data == scan(path, model=model).data
+
+
 def test_model_of_another_game_or_version(model, tmp_path):
     import shutil
 

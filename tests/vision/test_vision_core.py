@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import InputFileError, RecognitionError
 from companion.vision.board import BoardFinder, PhotoFeatures, project, rectify
@@ -79,3 +81,18 @@ def test_degradations_are_seeded():
     assert np.array_equal(a, b)
     assert not np.array_equal(a, img)
     assert np.array_equal(degrade(img, np.random.default_rng(7), Degradations.none()), img)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 6), cols=st.integers(1, 400), q=st.floats(0.0, 1.0),
+       seed=st.integers(0, 2**32 - 1))
+def test_row_quantiles_and_luminance_are_numpys_to_the_bit(rows, cols, q, seed):
+    """The quick row quantile and channel mean give exactly numpy's values (light flattening
+    depends on them, and recognition results must not move with a speed-up)."""
+    from companion.vision.patches import _luminance, _quantile_rows
+
+    rng = np.random.default_rng(seed)
+    values = (rng.random((rows, cols)) * 255).astype(np.float32)
+    assert np.array_equal(_quantile_rows(values, q), np.quantile(values, q, axis=1))
+    pixels = (rng.random((rows, cols, 3)) * 255).astype(np.float32)
+    assert np.array_equal(_luminance(pixels), pixels.mean(axis=-1))

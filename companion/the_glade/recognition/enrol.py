@@ -27,6 +27,7 @@ from companion.the_glade.recognition.model import (
     save_model,
 )
 from companion.the_glade.recognition.pack import Pack, read_pack
+from companion.the_glade.recognition.structure import faintest_tiles
 from companion.vision.board import BoardFinder
 from companion.vision.patches import cut, describe
 
@@ -156,9 +157,10 @@ def build_model(pack: Pack, source: str = "") -> Model:
         counter_pose.append(pose_templates(_turned_all_round(face.image, cside, board_colour),
                                            board_colour, angles=(0.0,))[0])
     dim = 3 * COUNTER_PATCH * COUNTER_PATCH
+    tile_templates = np.stack(templates).astype(np.float32)
     return Model(
         boards=boards, tile_names=names, tile_turns=np.array(turns), tile_seasons=seasons,
-        tile_templates=np.stack(templates).astype(np.float32),
+        tile_templates=tile_templates,
         tile_pose=pose_templates(mean_face, fill),
         counter_names=counter_names,
         counter_templates=(np.stack(counter_templates).astype(np.float32) if counter_templates
@@ -170,7 +172,9 @@ def build_model(pack: Pack, source: str = "") -> Model:
         tile_detail=(np.stack(details) if details
                      else np.zeros((0, DETAIL, DETAIL, 3), np.float32)),
         counter_colours=(np.stack(colours).astype(np.float32) if colours
-                         else np.zeros((0, dim), np.float32)))
+                         else np.zeros((0, dim), np.float32)),
+        tile_faintest=faintest_tiles(tile_templates, TILE_PATCH,
+                                     TILE_PATCH / (TILE_INSET * pack.tile_size)))
 
 
 def enrol(pack: Path, *, out: Path) -> Report:

@@ -79,6 +79,10 @@ class Model:
     #: counter faces as photographed (0..1), one per counter template, to compare colours
     #: under the photo's light (recognition/counter_colour.py)
     counter_colours: np.ndarray = field(default_factory=lambda: np.zeros((0, 1), np.float32))
+    #: the indexes of the tile templates with the least fine structure (structure.py); kept
+    #: since format 2 was first written, so a model without them still loads (the scanner
+    #: then works them out at its first scan)
+    tile_faintest: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
 
 def save_model(model: Model, out: Path) -> None:
@@ -99,7 +103,8 @@ def save_model(model: Model, out: Path) -> None:
                   counter_templates=model.counter_templates.astype(np.float16),
                   counter_pose=model.counter_pose.astype(np.float32),
                   tile_detail=model.tile_detail.astype(np.float16),
-                  counter_colours=model.counter_colours.astype(np.float16))
+                  counter_colours=model.counter_colours.astype(np.float16),
+                  tile_faintest=model.tile_faintest.astype(np.int32))
     # uncompressed: 10 MB rather than 4, but read in a tenth of the time, and every
     # 'companion scan' reads it afresh
     with open(out / "model.npz", "wb") as fh:
@@ -166,6 +171,7 @@ def load_model(folder: Path) -> Model:
                      arrays["counter_templates"].astype(np.float32), arrays["counter_pose"],
                      float(manifest["tile_size"]), float(manifest["counter_size"]), manifest,
                      arrays["tile_detail"].astype(np.float32),
-                     arrays["counter_colours"].astype(np.float32))
+                     arrays["counter_colours"].astype(np.float32),
+                     arrays.get("tile_faintest", np.zeros(0, np.int32)).astype(np.int32))
     except (OSError, KeyError, ValueError, TypeError) as exc:
         raise _again(folder, f"model.npz is missing or damaged ({exc})") from None

@@ -60,3 +60,13 @@ def tile_structure(templates: np.ndarray, patch: int, cell: float) -> np.ndarray
         grey = cv2.cvtColor(np.ascontiguousarray(face, np.float32), cv2.COLOR_BGR2GRAY)
         out[k] = float((fine_structure(grey * 255, cell) ** 2).mean())
     return out
+
+
+FAINTEST = 16  # tile faces kept as the candidates for the faintest at any blur
+
+
+def faintest_tiles(templates: np.ndarray, patch: int, cell: float) -> np.ndarray:
+    """The indexes of the FAINTEST sharp tile templates (least fine structure). Blur lowers
+    every face's structure but hardly reorders the faintest, so only these need measuring
+    again at each photo's blur; worked out once, at enrolment."""
+    return np.argsort(tile_structure(templates, patch, cell))[:FAINTEST].astype(np.int32)

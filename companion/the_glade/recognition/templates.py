@@ -12,7 +12,7 @@ import numpy as np
 
 from companion.the_glade.recognition.counters import CounterFaces, counter_faces
 from companion.the_glade.recognition.model import TILE_PATCH, Model
-from companion.the_glade.recognition.structure import tile_structure
+from companion.the_glade.recognition.structure import faintest_tiles, tile_structure
 from companion.vision.patches import hazy_distances, template_sums
 
 COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
@@ -25,9 +25,6 @@ def coarse_patches(vecs: np.ndarray, size: int) -> np.ndarray:
     tall = np.ascontiguousarray(vecs, dtype=np.float32).reshape(n * size, size, 3)
     small = cv2.resize(tall, (size // k, n * size // k), interpolation=cv2.INTER_AREA)
     return np.ascontiguousarray(small.reshape(n, -1))
-
-
-FAINTEST = 16  # tile faces kept as the candidates for the faintest at any blur
 
 
 class Cache:
@@ -50,12 +47,11 @@ class Cache:
         self._faint: np.ndarray | None = None
 
     def faintest(self, model: Model, cell: float) -> np.ndarray:
-        """The FAINTEST sharp tile templates with the least fine structure. Blur lowers every
-        face's structure but hardly reorders the faintest, so only these are measured again
-        at each photo's blur."""
+        """The faintest sharp tile templates (see :func:`faintest_tiles`): from the model,
+        or worked out here for a model enrolled before it kept them."""
         if self._faint is None:
-            energy = tile_structure(model.tile_templates, TILE_PATCH, cell)
-            self._faint = np.argsort(energy)[:FAINTEST]
+            self._faint = (model.tile_faintest if len(model.tile_faintest)
+                           else faintest_tiles(model.tile_templates, TILE_PATCH, cell))
         return self._faint
 
 
