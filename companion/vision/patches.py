@@ -11,6 +11,8 @@ a threaded BLAS call can take fifty times longer than a plain loop.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -46,6 +48,13 @@ def _luminance(pixels: np.ndarray) -> np.ndarray:
     return (pixels[..., 0] + pixels[..., 1] + pixels[..., 2]) / np.float32(3)
 
 
+@lru_cache(maxsize=8)
+def _quantile_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype ``np.quantile`` gives for ``dtype`` input: float32 stays float32 on numpy 2,
+    but becomes float64 on numpy 1.x (Raspberry Pi OS Bookworm's 1.24)."""
+    return np.quantile(np.zeros((1, 2), dtype), 0.5, axis=1).dtype
+
+
 def _quantile_rows(values: np.ndarray, q: float) -> np.ndarray:
     """``np.quantile(values, q, axis=1)`` (its default, linear method) by partial sorting:
     the same values, several times quicker on many short rows."""
@@ -54,9 +63,13 @@ def _quantile_rows(values: np.ndarray, q: float) -> np.ndarray:
     lo = int(np.floor(h))
     hi = min(lo + 1, m - 1)
     part = np.partition(values, (lo, hi), axis=1)
-    a, b, t = part[:, lo], part[:, hi], h - lo
-    # numpy's own interpolation formula, so the result is the same to the last bit
-    return np.where(t >= 0.5, b - (b - a) * (1 - t), a + (b - a) * t)
+    # numpy's own interpolation, in the dtype it would use, so the result is the same to
+    # the last bit (the difference is taken in the input's dtype, as numpy does)
+    dtype = _quantile_dtype(values.dtype)
+    a, b = part[:, lo].astype(dtype), part[:, hi].astype(dtype)
+    diff = (part[:, hi] - part[:, lo]).astype(dtype)
+    t = dtype.type(h - lo)
+    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
 def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
