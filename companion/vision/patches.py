@@ -64,11 +64,12 @@ def _quantile_rows(values: np.ndarray, q: float) -> np.ndarray:
     hi = min(lo + 1, m - 1)
     part = np.partition(values, (lo, hi), axis=1)
     # numpy's own interpolation, in the dtype it would use, so the result is the same to
-    # the last bit (the difference is taken in the input's dtype, as numpy does)
+    # the last bit: the difference taken in the input's dtype, the weight a Python float
+    # (numpy 2 keeps it one; numpy 1.x works in float64, where that changes nothing)
     dtype = _quantile_dtype(values.dtype)
     a, b = part[:, lo].astype(dtype), part[:, hi].astype(dtype)
     diff = (part[:, hi] - part[:, lo]).astype(dtype)
-    t = dtype.type(h - lo)
+    t = h - lo
     return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
