@@ -132,24 +132,17 @@ class State:
         return self.table.deck
 
     def shift_actions(self) -> list[Shift]:
-        d = arrow(self.table.critter, self.garden)
-        return [Shift(p, s) for p in self.garden.plant_order()
-                for s in self.garden.shift_targets(p, d)]
+        return shift_actions(self.table.critter, self.garden)
 
     def move_actions(self) -> list[Move]:
-        g = self.garden
-        return [Move(p, dy) for p in range(8) for dy in (-1, 1)
-                if TOP <= g.rows[p] + dy <= BOTTOM]
+        return move_actions(self.garden)
 
     def _take_action(self, action: Action) -> State:
         if isinstance(action, Done):
             return replace(self, phase=GROW)
-        if isinstance(action, Shift):
-            garden = self.garden.shift(action.plant, action.steps)
-        elif isinstance(action, Move):
-            garden = self.garden.move(action.plant, action.dy)
-        else:
+        if not isinstance(action, Shift | Move):
             raise StateError(f"not an action of the actions step: {action!r}")
+        garden = moved(self.garden, action)
         left = self.actions_left - 1
         return State(self.table, garden, self.turn, GROW if left == 0 else ACTIONS, left,
                      self.used, self.protected, self.pending)
@@ -171,6 +164,26 @@ class State:
         while state.pending and not effects.options(state, state.pending[0], raw=True):
             state = state.changed(pending=state.pending[1:])
         return state
+
+
+def shift_actions(critter: Critter, garden: Garden) -> list[Shift]:
+    """The shifts of the actions step in ``garden``: any plant, in the direction of the
+    critter's arrow, any legal distance."""
+    d = arrow(critter, garden)
+    return [Shift(p, s) for p in garden.plant_order() for s in garden.shift_targets(p, d)]
+
+
+def move_actions(garden: Garden) -> list[Move]:
+    """The moves of the actions step in ``garden``: any plant one row up or down."""
+    return [Move(p, dy) for p in range(8) for dy in (-1, 1)
+            if TOP <= garden.rows[p] + dy <= BOTTOM]
+
+
+def moved(garden: Garden, action: Shift | Move) -> Garden:
+    """``garden`` after one shift or move of the actions step."""
+    if isinstance(action, Shift):
+        return garden.shift(action.plant, action.steps)
+    return garden.move(action.plant, action.dy)
 
 
 def new_game(deck: Deck, critter: str | Critter, *, order: Iterable[int] | None = None,

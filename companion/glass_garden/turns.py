@@ -12,11 +12,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.glass_garden import growing
-from companion.glass_garden.actions import Action, Done, Move, Shift
-from companion.glass_garden.critter import arrow
+from companion.glass_garden.actions import Action, Done
 from companion.glass_garden.fertile_zone import resource_kinds
-from companion.glass_garden.game import ACTIONS, GROW, OVER, State
-from companion.glass_garden.garden import BOTTOM, TOP
+from companion.glass_garden.game import (
+    ACTIONS,
+    GROW,
+    OVER,
+    State,
+    move_actions,
+    moved,
+    shift_actions,
+)
 
 if TYPE_CHECKING:
     from companion.glass_garden.garden import Garden
@@ -97,31 +103,20 @@ def _dark_turn_outcomes(state: State) -> dict[State, Path]:
 
 def after_actions(state: State) -> dict[Garden, Path]:
     """Every distinct garden the rest of the actions step can leave, with the fewest actions
-    that reach it (shifts and moves as :meth:`State.shift_actions` and
-    :meth:`State.move_actions` list them)."""
+    that reach it (the shifts and moves the actions step lists)."""
     critter = state.table.critter
     reached: dict[Garden, Path] = {state.garden: ()}
     frontier = [(state.garden, ())]
     for _ in range(state.actions_left):
         nxt: list[tuple[Garden, Path]] = []
         for g, path in frontier:
-            d = arrow(critter, g)
-            for p in g.plant_order():
-                for steps in g.shift_targets(p, d):
-                    _reach(reached, nxt, g.shift(p, steps), (*path, Shift(p, steps)))
-            for p in range(8):
-                for dy in (-1, 1):
-                    if TOP <= g.rows[p] + dy <= BOTTOM:
-                        _reach(reached, nxt, g.move(p, dy), (*path, Move(p, dy)))
+            for a in (*shift_actions(critter, g), *move_actions(g)):
+                after = moved(g, a)
+                if after not in reached:
+                    reached[after] = (*path, a)
+                    nxt.append((after, reached[after]))
         frontier = nxt
     return reached
-
-
-def _reach(reached: dict[Garden, Path], frontier: list[tuple[Garden, Path]], g: Garden,
-           path: Path) -> None:
-    if g not in reached:
-        reached[g] = path
-        frontier.append((g, path))
 
 
 class SunlightSolver:
