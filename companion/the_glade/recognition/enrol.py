@@ -25,6 +25,7 @@ from companion.the_glade.recognition.model import (
     Model,
     disc_mask,
     save_model,
+    template_cell,
 )
 from companion.the_glade.recognition.pack import Pack, read_pack
 from companion.the_glade.recognition.structure import faintest_tiles
@@ -174,7 +175,7 @@ def build_model(pack: Pack, source: str = "") -> Model:
         counter_colours=(np.stack(colours).astype(np.float32) if colours
                          else np.zeros((0, dim), np.float32)),
         tile_faintest=faintest_tiles(tile_templates, TILE_PATCH,
-                                     TILE_PATCH / (TILE_INSET * pack.tile_size)))
+                                     template_cell(pack.tile_size)))
 
 
 def enrol(pack: Path, *, out: Path) -> Report:

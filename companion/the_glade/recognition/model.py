@@ -45,6 +45,12 @@ def disc_mask(size: int = COUNTER_PATCH) -> np.ndarray:
     return (xx ** 2 + yy ** 2 <= (size / 2) ** 2).ravel()
 
 
+def template_cell(tile_size: float) -> float:
+    """Pixels a board square in tile templates (a template spans TILE_INSET of a tile,
+    which spans ``tile_size`` of a square)."""
+    return TILE_PATCH / (TILE_INSET * tile_size)
+
+
 #: Tile askew angles tried when placing a tile in its square (degrees).
 ANGLES = (-8.0, -4.0, 0.0, 4.0, 8.0)
 

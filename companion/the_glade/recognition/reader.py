@@ -62,13 +62,13 @@ from companion.the_glade.recognition.model import (
 from companion.the_glade.recognition.pose import pose_search
 from companion.the_glade.recognition.ranking import best_per_name
 from companion.the_glade.recognition.structure import (
-    board_structure,
     fine_structure,
     structure_residual,
 )
 from companion.the_glade.recognition.templates import (
     blurred_counters,
     blurred_templates,
+    board_fine_structure,
     cache_for,
     coarse_patches,
     estimate_blur,
@@ -245,8 +245,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     zero = np.zeros(n)
     evec = describe(cut_many(view.astype(np.float32), centres, zero, eside, EMPTY_PATCH))
     key = id(board)
-    off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
     if key not in cache.empty:
+        off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
         cache.empty[key] = describe(cut_many(board.working.astype(np.float32), centres + off,
                                           zero, eside, EMPTY_PATCH))
     edist = hazy_pairs(evec, cache.empty[key])
@@ -264,15 +264,9 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     # how much sharp structure each square shows beyond the bare board's
     structure = np.full(n, np.nan)
     if ref.shape == view.shape:
-        skey = (key, blur)
-        if skey not in cache.structure:
-            if len(cache.structure) >= 3:
-                cache.structure.pop(next(iter(cache.structure)))
-            cache.structure[skey] = board_structure(
-                cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32), CELL_PX, blur)
-        cell = TILE_PATCH / (TILE_INSET * model.tile_size)
-        least = tset.least_structure(cell, cache.faintest(model, cell))
-        structure = structure_residual(fine_structure(gray, CELL_PX), cache.structure[skey],
+        least = tset.least_structure(model, cache.faintest(model))
+        structure = structure_residual(fine_structure(gray, CELL_PX),
+                                       board_fine_structure(cache, board, ref, blur),
                                        centres, eside) / max(least, 1e-9)
     # tiles: where they lie, how askew, and which face at which turn
     t_score, t_pos, t_which = pose_search(gray, model.tile_pose, centres,

@@ -7,13 +7,28 @@ each blur's templates are kept for the next scans, a few blurs at a time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import cv2
 import numpy as np
 
 from companion.the_glade.recognition.counters import CounterFaces, counter_faces
-from companion.the_glade.recognition.model import TILE_PATCH, Model
-from companion.the_glade.recognition.structure import faintest_tiles, tile_structure
+from companion.the_glade.recognition.model import (
+    CELL_PX,
+    TILE_PATCH,
+    BoardModel,
+    Model,
+    template_cell,
+)
+from companion.the_glade.recognition.structure import (
+    board_structure,
+    faintest_tiles,
+    tile_structure,
+)
 from companion.vision.patches import hazy_distances, template_sums
+
+T = TypeVar("T")
 
 COARSE = 4  # the shortlist is drawn at 1/COARSE of the patch's resolution
 
@@ -46,12 +61,13 @@ class Cache:
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
         self._faint: np.ndarray | None = None
 
-    def faintest(self, model: Model, cell: float) -> np.ndarray:
+    def faintest(self, model: Model) -> np.ndarray:
         """The faintest sharp tile templates (see :func:`faintest_tiles`): from the model,
         or worked out here for a model enrolled before it kept them."""
         if self._faint is None:
             self._faint = (model.tile_faintest if len(model.tile_faintest)
-                           else faintest_tiles(model.tile_templates, TILE_PATCH, cell))
+                           else faintest_tiles(model.tile_templates, TILE_PATCH,
+                                               template_cell(model.tile_size)))
         return self._faint
 
 
@@ -98,11 +114,12 @@ class Templates:
         self.coarse_sums = template_sums(self.coarse)
         self._least: float | None = None
 
-    def least_structure(self, cell: float, among: np.ndarray) -> float:
+    def least_structure(self, model: Model, among: np.ndarray) -> float:
         """The least fine structure a tile face shows at this blur (see :mod:`structure`),
-        the templates having ``cell`` pixels a square, looked for ``among`` a few."""
+        looked for ``among`` a few templates."""
         if self._least is None:
-            self._least = float(tile_structure(self.full[among], TILE_PATCH, cell).min())
+            self._least = float(tile_structure(self.full[among], TILE_PATCH,
+                                               template_cell(model.tile_size)).min())
         return self._least
 
     def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -110,25 +127,49 @@ class Templates:
         return hazy_distances(vecs, self.full[idx], sums=(self.sums[0][idx], self.sums[1][idx]))
 
 
+#: How many blurs' templates (and boards' fine structure) are kept for the next scans.
+BLURS_KEPT = 3
+
+
+def blur_key(sigma: float) -> float:
+    """A blur rounded to a quarter pixel (none below that), so one blur's templates serve
+    photos blurred alike."""
+    return round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
+
+
+def _kept(store: dict[Any, T], key: Any, make: Callable[[], T]) -> T:
+    """``store[key]``, made the first time it is asked for; the oldest of more than
+    BLURS_KEPT is dropped."""
+    if key not in store:
+        if len(store) >= BLURS_KEPT:
+            store.pop(next(iter(store)))
+        store[key] = make()
+    return store[key]
+
+
 def blurred_templates(model: Model, cache: Cache, sigma: float) -> Templates:
-    """Tile templates blurred by ``sigma`` patch pixels, cached (a few blurs at a time)."""
-    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
-    if key not in cache.blurred:
+    """Tile templates blurred by ``sigma`` patch pixels, cached."""
+    key = blur_key(sigma)
+
+    def make() -> Templates:
         t = model.tile_templates
         if key:
             t = np.stack([cv2.GaussianBlur(x, (0, 0), key)
                           for x in t.reshape(-1, TILE_PATCH, TILE_PATCH, 3)]).reshape(len(t), -1)
-        if len(cache.blurred) >= 3:
-            cache.blurred.pop(next(iter(cache.blurred)))
-        cache.blurred[key] = Templates(t)
-    return cache.blurred[key]
+        return Templates(t)
+
+    return _kept(cache.blurred, key, make)
 
 
 def blurred_counters(model: Model, cache: Cache, sigma: float) -> CounterFaces:
-    """Counter faces blurred by ``sigma`` patch pixels (to a quarter pixel), cached."""
-    key = round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
-    if key not in cache.counters:
-        if len(cache.counters) >= 3:
-            cache.counters.pop(next(iter(cache.counters)))
-        cache.counters[key] = counter_faces(model, key)
-    return cache.counters[key]
+    """Counter faces blurred by ``sigma`` patch pixels, cached."""
+    key = blur_key(sigma)
+    return _kept(cache.counters, key, lambda: counter_faces(model, key))
+
+
+def board_fine_structure(cache: Cache, board: BoardModel, ref: np.ndarray,
+                         blur: float) -> np.ndarray:
+    """The fine structure of ``board``'s enrolled view ``ref`` (BGR, the working view's
+    window) blurred by ``blur`` working pixels as the photo is, cached."""
+    return _kept(cache.structure, (id(board), blur), lambda: board_structure(
+        cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32), CELL_PX, blur))
