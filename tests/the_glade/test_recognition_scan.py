@@ -284,6 +284,11 @@ def test_a_model_made_before_it_kept_the_faintest_tiles_still_reads(model, pack,
     state = random_forest(np.random.default_rng(83), G7, pack)
     path, _ = shoot(photos, pack, state, 83, "older-model")
     assert scan(path, model=older).data == scan(path, model=model).data
+    # a damaged list (an index past the templates) is refused at load, with the way out
+    arrays["tile_faintest"] = np.array([0, 10_000], np.int32)
+    np.savez(older / "model.npz", **arrays)
+    with pytest.raises(ModelError, match="damaged.*enrol the-glade"):
+        scan(path, model=older)
 
 
 def test_model_of_another_game_or_version(model, tmp_path):

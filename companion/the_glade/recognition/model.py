@@ -170,6 +170,10 @@ def load_model(folder: Path) -> Model:
                                      BoardGeometry.from_dict(b["board"]),
                                      BoardFinder.from_arrays(arrays, f"b{i}_"),
                                      arrays[f"b{i}_working"]))
+        faintest = arrays.get("tile_faintest", np.zeros(0, np.int32)).astype(np.int32)
+        if len(faintest) and not (faintest.min() >= 0 and faintest.max()
+                                  < len(arrays["tile_templates"])):
+            raise ValueError("tile_faintest names tile templates it does not hold")
         return Model(boards, list(manifest["tile_names"]), arrays["tile_turns"].astype(int),
                      list(manifest["tile_seasons"]),
                      arrays["tile_templates"].astype(np.float32), arrays["tile_pose"],
@@ -177,7 +181,6 @@ def load_model(folder: Path) -> Model:
                      arrays["counter_templates"].astype(np.float32), arrays["counter_pose"],
                      float(manifest["tile_size"]), float(manifest["counter_size"]), manifest,
                      arrays["tile_detail"].astype(np.float32),
-                     arrays["counter_colours"].astype(np.float32),
-                     arrays.get("tile_faintest", np.zeros(0, np.int32)).astype(np.int32))
+                     arrays["counter_colours"].astype(np.float32), faintest)
     except (OSError, KeyError, ValueError, TypeError) as exc:
         raise _again(folder, f"model.npz is missing or damaged ({exc})") from None
