@@ -16,6 +16,7 @@ import numpy as np
 from companion.the_glade.recognition.detail import DETAIL, compare, place, weighed
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
+from companion.vision.blur import Blur
 from companion.vision.patches import cut, cut_many, describe
 
 REFINE_Z = 3.0
@@ -76,15 +77,14 @@ class Look:
 
 
 def _detail_face(model: Model, cache: Cache, j: int,
-                 sigma: float) -> tuple[np.ndarray, np.ndarray]:
+                 blur: Blur) -> tuple[np.ndarray, np.ndarray]:
     """Template ``j``'s detail face, turned and blurred like the photo, and the same in gray
     (for placing it); cached."""
-    key = (j, round(sigma * 4) / 4)
+    key = (j, blur.key)
     hit = cache.detail.get(key)
     if hit is None:
         face = np.ascontiguousarray(np.rot90(model.tile_detail[j // 4], -int(model.tile_turns[j])))
-        if key[1] >= 0.25:
-            face = cv2.GaussianBlur(face, (0, 0), key[1])
+        face = blur.apply(face)
         if len(cache.detail) > 4096:
             cache.detail.clear()
         hit = cache.detail[key] = (face, cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
@@ -93,7 +93,7 @@ def _detail_face(model: Model, cache: Cache, j: int,
 
 def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         tuple[np.ndarray, float, list[tuple[float, int, str]]]], side: float,
-        sigma: float) -> list[Look | None]:
+        blur: Blur) -> list[Look | None]:
     """Compare each close call's few names at full detail (see :mod:`detail`); ``squares``
     holds each square's tile centre (fine px), angle and ranked names. All the photo's
     patches are described in one go."""
@@ -101,7 +101,7 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         return [None] * len(squares)
     jobs = []
     for centre, angle, ranked in squares:
-        looked_up = [(name, j, *_detail_face(model, cache, j, sigma)) for _, j, name in ranked]
+        looked_up = [(name, j, *_detail_face(model, cache, j, blur)) for _, j, name in ranked]
         faces = [(name, j, face) for name, j, face, _ in looked_up]
         at = (float(centre[0]), float(centre[1]))
         jobs.append((faces, place(view, at, angle, side, [gray for *_, gray in looked_up])))

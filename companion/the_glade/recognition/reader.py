@@ -71,8 +71,8 @@ from companion.the_glade.recognition.templates import (
     board_fine_structure,
     cache_for,
     coarse_patches,
-    estimate_blur,
 )
+from companion.vision.blur import Blur, MeasuredBlur, measure_blur
 from companion.vision.board import (
     PHOTO_FEATURES,
     RETRY_FEATURES,
@@ -109,6 +109,8 @@ CLEAR_COUNTER = 0.4  # better than the others (best / second-best kind distance 
 BARE_STRUCTURE = 0.2  # fine structure, over the faintest tile's, below which no tile lies
 PIECE_STRUCTURE = 0.5  # ... above which some piece does (see _counter_despite_outline)
 CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
+TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square (1% of tiles
+                     # show less; no bare square that a tile fitted better showed over 0.55)
 
 
 @dataclass
@@ -257,7 +259,9 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     inset = round(PAD * CELL_PX) - 2
     strip[inset:-inset, inset:-inset] = False
     strip &= cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) > 0  # inside the photo (black outside)
-    blur = estimate_blur(view, ref, strip) if ref.shape == view.shape else 0.0
+    measured = (measure_blur(view, ref, strip) if ref.shape == view.shape
+                else MeasuredBlur(0.0, Blur()))
+    blur = measured.focus  # what the first look, the structure and counters are tuned on
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
     tset = blurred_templates(model, cache, blur * FINE * TILE_PATCH / tside)
     templates = tset.full
@@ -306,8 +310,9 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             per = rerank(tset, cache, v, names)
             tiles[i] = (per[0], per[1])
             asks.append((t_pos[i] * FINE, -t_angle[i], per))
+        # the closer look compares the faces blurred as the photo is, motion and all
         answers = closer_looks(model, cache, detail_view, asks, tside,
-                                blur * FINE * DETAIL / tside)
+                                measured.blur.scaled(FINE * DETAIL / tside))
         looks = {i: look for (i, _), look in zip(close, answers, strict=True)}
     # counters: only on inner squares that are neither clearly a tile nor clearly empty
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
@@ -353,6 +358,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         # a square showing none of the sharp structure a tile brings holds no tile, however
         # poorly the bare board matches in its light (False when unmeasured: nan)
         bare = bool(structure[i] < BARE_STRUCTURE)
+        veiled = bare and _veiled_tile(float(t_score[i]), d1, float(edist[i]))
         kinds = {"empty": float(edist[i]), "tile": float("inf") if bare else d1, "counter": c1}
         ranked = sorted(kinds, key=kinds.get)
         kind, other = ranked[0], ranked[1]
@@ -393,6 +399,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                 # a close call: both looks must name the same face, and one of them be sure
                 reading.distances["detail_margin"] = round(look.margin, 3)
                 reading.distances["detail_noise"] = round(look.noise, 3)
+                reading.distances["agree"] = float(look.names[0] == name1)
                 detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * sat[i])
                                and look.noise <= DETAIL_NOISE)
                 if look.names[0] == name1:
@@ -428,6 +435,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
         if not reading.reason and kind_ratio > limit / (1 + sat[i]):
             reading.reason = f"{kind} or {other}?"
+        if not reading.reason and veiled:
+            reading.reason = "empty, or a tile veiled by glare?"
         if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
             reading.reason = "matches nothing enrolled well"
         if white[i] > SATURATED:
@@ -439,6 +448,13 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             reading.kind = "uncertain"
         out.append(reading)
     return _doubt_poor_photo(out)
+
+
+def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
+    """A square too faint for a tile's structure may still hold one veiled by glare: a
+    tile's clear outline is there and a tile fits it better than the bare board. Such a
+    square is doubted, never read as empty."""
+    return outline >= TILE_OUTLINE and tile < empty
 
 
 def _counter_despite_outline(structure: float, tint: tuple[float, float] | None) -> bool:

@@ -56,7 +56,8 @@ class Cache:
         self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
         self.empty: dict[int, np.ndarray] = {}
         self.blurred: dict[float, Templates] = {}
-        self.detail: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+        self.detail: dict[tuple[int, tuple[float, float, float]],
+                          tuple[np.ndarray, np.ndarray]] = {}
         self.counters: dict[float, CounterFaces] = {}
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
         self._faint: np.ndarray | None = None
@@ -80,28 +81,6 @@ def cache_for(model: Model) -> Cache:
         _CACHES.clear()
         _CACHES[key] = Cache(model)
     return _CACHES[key]
-
-
-BLURS = (0.0, 0.35, 0.7, 1.0, 1.35, 1.7, 2.1)  # working-view blurs tried (sigma, px)
-
-
-def estimate_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> float:
-    """How much blurrier the photo is than the pack's board (Gaussian sigma in working-view
-    pixels), judged on the board's border where no piece lies. Both are high-passed first,
-    so uneven light and shadows do not pass for blur. Blurring and high-passing commute, so
-    the board is high-passed once and only blurred for each guess."""
-    def detail(img: np.ndarray) -> np.ndarray:
-        return img - cv2.GaussianBlur(img, (0, 0), 3)
-
-    where = np.flatnonzero(mask)
-    a = detail(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)).ravel()[where]
-    a = (a - a.mean()) / (a.std() + 1e-6)
-    fine = detail(cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32))
-    scores = []
-    for sigma in BLURS:
-        b = (cv2.GaussianBlur(fine, (0, 0), sigma) if sigma else fine).ravel()[where]
-        scores.append(float(a @ (b - b.mean()) / len(b) / (b.std() + 1e-6)))
-    return BLURS[int(np.argmax(scores))]
 
 
 class Templates:

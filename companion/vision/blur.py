@@ -1,0 +1,149 @@
+"""How blurred a photo is, measured where it shows something known sharp, so that templates
+can be blurred alike before they are compared with it.
+
+Two kinds of blur spoil a photo from above a table: focus (round: a Gaussian) and motion (a
+bumped table or a slow shutter smears every point along a short line). A sharp template
+compared with a smeared photo fits badly, and two look-alike faces then fit it about
+equally badly; the same faces smeared alike tell them apart again.
+
+The blur is measured on the part of the photo that shows something known: for a game board,
+its printed border, against the enrolled image of it. Both are high-passed, so uneven light
+and shadows do not pass for blur, and the enrolled image, blurred by each candidate, is
+correlated with the photo. Motion's direction comes first, in closed form, from the
+direction in which the photo's gradients are weakened most against the enrolled image's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+#: Focus blurs tried (Gaussian sigma, px of the image measured).
+SIGMAS = (0.0, 0.35, 0.7, 1.0, 1.35, 1.7, 2.1)
+#: Motion smears tried (length, px), along the direction the gradients give.
+LENGTHS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+#: A little focus blur tried under every smear (sigma, px).
+SMEAR_FOCUS = (0.0, 0.5)
+#: A smear is taken only when it explains the photo this much better (in correlation) than
+#: focus blur alone.
+MOTION_GAIN = 0.01
+HIGH_PASS = 3.0  # px: structure finer than this is what blur is judged on
+
+
+@dataclass(frozen=True)
+class Blur:
+    """A Gaussian of ``sigma`` px, then (motion) a line ``length`` px long at ``angle``
+    degrees (x right, y down). All zero: no blur."""
+
+    sigma: float = 0.0
+    length: float = 0.0
+    angle: float = 0.0
+
+    def scaled(self, k: float) -> Blur:
+        """The same blur in an image ``k`` times larger."""
+        return Blur(self.sigma * k, self.length * k, self.angle)
+
+    @property
+    def key(self) -> tuple[float, float, float]:
+        """Rounded (focus to a quarter px, none below that; motion to half a px, none below
+        1 px, and 15 degrees), so templates blurred once serve photos blurred alike."""
+        sigma = round(self.sigma * 4) / 4 if self.sigma >= 0.25 else 0.0
+        length = round(self.length * 2) / 2 if self.length >= 1.0 else 0.0
+        angle = (round(self.angle / 15) * 15) % 180 if length else 0.0
+        return sigma, length, float(angle)
+
+    def apply(self, image: np.ndarray) -> np.ndarray:
+        """``image`` (float32, any number of channels) blurred by this blur, rounded as
+        :attr:`key` says."""
+        sigma, length, angle = self.key
+        out = image
+        if sigma:
+            out = cv2.GaussianBlur(out, (0, 0), sigma)
+        if length:
+            out = cv2.filter2D(out, -1, line_kernel(length, angle),
+                               borderType=cv2.BORDER_REFLECT)
+        return out
+
+
+@dataclass(frozen=True)
+class MeasuredBlur:
+    """A photo's blur: ``focus`` is the Gaussian sigma that fits it best, ``blur`` the best
+    of that and a motion smear (the same as ``focus`` when no smear fits clearly better)."""
+
+    focus: float
+    blur: Blur
+
+
+@lru_cache(maxsize=512)
+def line_kernel(length: float, angle: float) -> np.ndarray:
+    """A normalised smear kernel: a line ``length`` px long through the centre at ``angle``
+    degrees, anti-aliased (each sample split bilinearly between its four pixels)."""
+    half = math.ceil(length / 2) + 1
+    n = 2 * half + 1
+    kern = np.zeros((n, n), np.float32)
+    dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    for t in np.linspace(-length / 2, length / 2, max(int(length * 8), 2)):
+        x, y = half + t * dx, half + t * dy
+        x0, y0 = math.floor(x), math.floor(y)
+        fx, fy = x - x0, y - y0
+        kern[y0, x0] += (1 - fx) * (1 - fy)
+        kern[y0, x0 + 1] += fx * (1 - fy)
+        kern[y0 + 1, x0] += (1 - fx) * fy
+        kern[y0 + 1, x0 + 1] += fx * fy
+    return kern / kern.sum()
+
+
+def _high_pass(gray: np.ndarray) -> np.ndarray:
+    return gray - cv2.GaussianBlur(gray, (0, 0), HIGH_PASS)
+
+
+def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> float:
+    """The direction (degrees, 0-180) in which the photo's gradients are weakest against the
+    reference's, over ``mask``: a smear along a line weakens them along it. The generalised
+    eigenvector of the two gradient tensors, in closed form."""
+    def tensor(img: np.ndarray) -> np.ndarray:
+        gx = cv2.Sobel(img, cv2.CV_32F, 1, 0)[mask]
+        gy = cv2.Sobel(img, cv2.CV_32F, 0, 1)[mask]
+        t = np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]], np.float64)
+        return t / max(float(np.trace(t)), 1e-9)
+
+    try:
+        vals, vecs = np.linalg.eig(np.linalg.solve(tensor(ref), tensor(photo)))
+    except np.linalg.LinAlgError:  # a reference with no structure: no direction
+        return 0.0
+    u = np.real(vecs[:, int(np.argmin(np.real(vals)))])
+    return math.degrees(math.atan2(u[1], u[0])) % 180
+
+
+def measure_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> MeasuredBlur:
+    """How much blurrier ``view`` (a photo's BGR view) is than ``ref`` (the enrolled image of
+    the same place, BGR, aligned with it), judged on the pixels where ``mask`` is true."""
+    photo = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    where = np.flatnonzero(mask)
+    a = _high_pass(photo).ravel()[where]
+    a = (a - a.mean()) / (a.std() + 1e-6)
+    fine = _high_pass(gray)  # blurring and high-passing commute: high-passed once
+
+    def score(blur: Blur) -> float:  # correlation with the photo's fine structure
+        b = blur.apply(fine).ravel()[where]
+        return float(a @ (b - b.mean()) / len(b) / (b.std() + 1e-6))
+
+    focus_scores = [score(Blur(sigma=s)) for s in SIGMAS]
+    best = int(np.argmax(focus_scores))
+    focus, top = SIGMAS[best], focus_scores[best]
+    angle = weakest_direction(photo, gray, mask.astype(bool))
+    smears = [Blur(s0, length, angle) for s0 in SMEAR_FOCUS for length in LENGTHS]
+    smeared = [score(b) for b in smears]
+    k = int(np.argmax(smeared))
+    # then the direction, a little either way
+    s0, length = smears[k].sigma, smears[k].length
+    smears += [Blur(s0, length, (angle + t) % 180) for t in (-15.0, 15.0)]
+    smeared += [score(b) for b in smears[-2:]]
+    k = int(np.argmax(smeared))
+    blur = smears[k] if smeared[k] > top + MOTION_GAIN else Blur(sigma=focus)
+    return MeasuredBlur(focus, blur)
