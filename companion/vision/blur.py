@@ -56,16 +56,17 @@ class Blur:
         angle = (round(self.angle / 15) * 15) % 180 if length else 0.0
         return sigma, length, float(angle)
 
-    def apply(self, image: np.ndarray) -> np.ndarray:
+    def apply(self, image: np.ndarray, border: int | None = None) -> np.ndarray:
         """``image`` (float32, any number of channels) blurred by this blur, rounded as
-        :attr:`key` says."""
+        :attr:`key` says; ``border`` is OpenCV's border mode (its defaults if None)."""
         sigma, length, angle = self.key
         out = image
         if sigma:
-            out = cv2.GaussianBlur(out, (0, 0), sigma)
+            out = cv2.GaussianBlur(out, (0, 0), sigma, borderType=(
+                cv2.BORDER_DEFAULT if border is None else border))
         if length:
-            out = cv2.filter2D(out, -1, line_kernel(length, angle),
-                               borderType=cv2.BORDER_REFLECT)
+            out = cv2.filter2D(out, -1, line_kernel(length, angle), borderType=(
+                cv2.BORDER_REFLECT if border is None else border))
         return out
 
 

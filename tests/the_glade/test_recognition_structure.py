@@ -28,6 +28,7 @@ from companion.the_glade.recognition.structure import (
     fine_structure,
     structure_residual,
 )
+from companion.vision.blur import Blur
 from companion.vision.patches import cut, describe, distances
 from companion.vision.sim import Degradations
 
@@ -96,7 +97,7 @@ def test_blurred_counter_faces_fit_a_soft_counter_and_keep_single_from_double(mo
     better than the other side of the same colour."""
     model, pack = model5
     sigma = 1.4
-    sharp, soft = counter_faces(model, 0.0), counter_faces(model, sigma)
+    sharp, soft = counter_faces(model, Blur()), counter_faces(model, Blur(sigma))
     assert sharp.shapes is model.counter_templates
     side = counter_side(model.counter_size) * FINE
     mask = disc_mask()

@@ -21,6 +21,7 @@ from companion.the_glade.recognition.counter_colour import (
 )
 from companion.the_glade.recognition.model import COUNTER_PATCH, FINE, Model, disc_mask
 from companion.the_glade.recognition.ranking import best_per_name
+from companion.vision.blur import Blur
 from companion.vision.patches import cut_many, describe, distances
 
 COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round the disc
@@ -35,16 +36,15 @@ class CounterFaces:
     colours: np.ndarray
 
 
-def counter_faces(model: Model, sigma: float) -> CounterFaces:
-    """The counter faces blurred by ``sigma`` patch pixels, as the photo's own blur (measured
-    on the board's border) blurs the real counters: in a soft photo one toadstool and two
-    look alike when compared sharp, but not when both are compared equally soft."""
-    if sigma <= 0 or not len(model.counter_colours):
+def counter_faces(model: Model, blur: Blur) -> CounterFaces:
+    """The counter faces blurred by ``blur`` (patch pixels), as the photo's own blur
+    (measured on the board's border) blurs the real counters: in a soft photo one toadstool
+    and two look alike when compared sharp, but not when both are compared equally soft."""
+    if not any(blur.key) or not len(model.counter_colours):
         return CounterFaces(model.counter_templates, model.counter_colours)
     n = len(model.counter_colours)
     raw = model.counter_colours.reshape(n, COUNTER_PATCH, COUNTER_PATCH, 3)
-    soft = np.stack([cv2.GaussianBlur(p, (0, 0), sigma, borderType=cv2.BORDER_REPLICATE)
-                     for p in raw])
+    soft = np.stack([blur.apply(p, border=cv2.BORDER_REPLICATE) for p in raw])
     shapes = describe(soft * 255.0, plane=False, where=disc_mask())
     return CounterFaces(shapes, soft.reshape(n, -1))
 

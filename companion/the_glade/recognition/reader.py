@@ -263,7 +263,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                 else MeasuredBlur(0.0, Blur()))
     blur = measured.focus  # what the first look, the structure and counters are tuned on
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
-    tset = blurred_templates(model, cache, blur * FINE * TILE_PATCH / tside)
+    tset = blurred_templates(model, cache, measured.blur.scaled(FINE * TILE_PATCH / tside))
     templates = tset.full
     # how much sharp structure each square shows beyond the bare board's
     structure = np.full(n, np.nan)
@@ -326,7 +326,7 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
         cscore, cpos, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
                                   round(COUNTER_SEARCH * CELL_PX), windowed=True)
         cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
-        faces = blurred_counters(model, cache, blur * FINE * COUNTER_PATCH / cside)
+        faces = blurred_counters(model, cache, measured.blur.scaled(FINE * COUNTER_PATCH / cside))
         cpos = place_counters(faces.shapes, smooth, cpos, cside)
         cpatches = cut_many(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
         # whether a counter lies there: its shape and shading, as for tiles

@@ -26,6 +26,7 @@ from companion.the_glade.recognition.structure import (
     faintest_tiles,
     tile_structure,
 )
+from companion.vision.blur import Blur
 from companion.vision.patches import hazy_distances, template_sums
 
 T = TypeVar("T")
@@ -55,10 +56,10 @@ class Cache:
         self.order = np.concatenate(self.by_name)
         self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
         self.empty: dict[int, np.ndarray] = {}
-        self.blurred: dict[float, Templates] = {}
+        self.blurred: dict[tuple[float, float, float], Templates] = {}
         self.detail: dict[tuple[int, tuple[float, float, float]],
                           tuple[np.ndarray, np.ndarray]] = {}
-        self.counters: dict[float, CounterFaces] = {}
+        self.counters: dict[tuple[float, float, float], CounterFaces] = {}
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
         self._faint: np.ndarray | None = None
 
@@ -110,12 +111,6 @@ class Templates:
 BLURS_KEPT = 3
 
 
-def blur_key(sigma: float) -> float:
-    """A blur rounded to a quarter pixel (none below that), so one blur's templates serve
-    photos blurred alike."""
-    return round(sigma * 4) / 4 if sigma >= 0.25 else 0.0
-
-
 def _kept(store: dict[Any, T], key: Any, make: Callable[[], T]) -> T:
     """``store[key]``, made the first time it is asked for; the oldest of more than
     BLURS_KEPT is dropped."""
@@ -126,24 +121,23 @@ def _kept(store: dict[Any, T], key: Any, make: Callable[[], T]) -> T:
     return store[key]
 
 
-def blurred_templates(model: Model, cache: Cache, sigma: float) -> Templates:
-    """Tile templates blurred by ``sigma`` patch pixels, cached."""
-    key = blur_key(sigma)
+def blurred_templates(model: Model, cache: Cache, blur: Blur) -> Templates:
+    """Tile templates blurred by ``blur`` (patch pixels), cached."""
+    key = blur.key
 
     def make() -> Templates:
         t = model.tile_templates
-        if key:
-            t = np.stack([cv2.GaussianBlur(x, (0, 0), key)
+        if any(key):
+            t = np.stack([blur.apply(x)
                           for x in t.reshape(-1, TILE_PATCH, TILE_PATCH, 3)]).reshape(len(t), -1)
         return Templates(t)
 
     return _kept(cache.blurred, key, make)
 
 
-def blurred_counters(model: Model, cache: Cache, sigma: float) -> CounterFaces:
-    """Counter faces blurred by ``sigma`` patch pixels, cached."""
-    key = blur_key(sigma)
-    return _kept(cache.counters, key, lambda: counter_faces(model, key))
+def blurred_counters(model: Model, cache: Cache, blur: Blur) -> CounterFaces:
+    """Counter faces blurred by ``blur`` (patch pixels), cached."""
+    return _kept(cache.counters, blur.key, lambda: counter_faces(model, blur))
 
 
 def board_fine_structure(cache: Cache, board: BoardModel, ref: np.ndarray,
