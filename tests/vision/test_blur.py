@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.vision.blur import Blur, line_kernel, measure_blur
+from companion.vision.blur import ISOTROPIC, Blur, line_kernel, measure_blur, weakest_direction
 
 
 def _printed(seed: int, size: int = 240) -> np.ndarray:
@@ -84,3 +84,17 @@ def test_blur_scales_and_rounds_for_reuse():
     assert smeared.sum() == pytest.approx(1.0, abs=1e-5)
     assert np.count_nonzero(smeared[10] > 1e-3) >= 6   # along the line
     assert np.count_nonzero(smeared[:, 10] > 1e-3) == 1  # not across it
+
+
+def test_focus_blur_weakens_every_direction_alike_and_a_smear_one():
+    ref = _printed(4)
+    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mask = _strip()
+    g = cv2.getGaussianKernel(9, 1.2)
+    soft = cv2.cvtColor(_spoilt(ref, g @ g.T), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    smeared = cv2.cvtColor(_spoilt(ref, line_kernel(5.0, 45.0)), cv2.COLOR_BGR2GRAY)
+    _, alike = weakest_direction(soft, gray, mask)
+    assert alike > ISOTROPIC
+    angle, alike = weakest_direction(smeared.astype(np.float32), gray, mask)
+    assert alike < ISOTROPIC - 0.1
+    assert min(abs(angle - 45.0), 180 - abs(angle - 45.0)) <= 10
