@@ -66,6 +66,8 @@ from companion.the_glade.recognition.structure import (
     structure_residual,
 )
 from companion.the_glade.recognition.templates import (
+    Cache,
+    Templates,
     blurred_counters,
     blurred_templates,
     board_fine_structure,
@@ -219,6 +221,32 @@ def read_board(model: Model, photo: np.ndarray) -> BoardReading:
 
 SHORTLIST = 8  # names kept from the coarse pass for the fine one
 
+#: One tile face's fit: (distance, template index, name).
+Fit = tuple[float, int, str]
+#: One counter's reading: (shape distance, margin, name, runner-up's name, centre).
+CounterFit = tuple[float, float, str, str, np.ndarray]
+
+
+@dataclass
+class Evidence:
+    """What the photo shows at each square (row-major), gathered before any is judged."""
+
+    centres: np.ndarray       # square centres, working px
+    frame_share: np.ndarray   # share of the square inside the photo
+    sat: np.ndarray           # share of its pixels with a clipped colour channel
+    white: np.ndarray         # ... with all three clipped (washed out)
+    empty: np.ndarray         # distance to the bare board there
+    structure: np.ndarray     # its fine structure over the faintest tile's (nan: unmeasured)
+    outline: np.ndarray       # how clearly a tile's outline shows there
+    tile_at: np.ndarray       # where a tile would lie (working px) ...
+    tile_angle: np.ndarray    # ... and how askew
+    tiles: list[tuple[Fit, Fit]]          # the best two tile faces
+    looks: dict[int, Look | None]         # the closer look at close calls
+    counters: dict[int, CounterFit]       # the best counter, where one was looked for
+    tint: dict[int, tuple[float, float]]  # colour distances: best counter, bare board
+    disc: np.ndarray          # how clearly a counter's round outline shows there
+    templates: np.ndarray     # the tile templates at the photo's blur
+
 
 def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
                   frame_share: np.ndarray) -> list[SquareReading]:
@@ -230,11 +258,42 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                         for sq in squares])
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     smooth = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), SMOOTH)
-    # washed-out pixels per square
-    # clipped pixels per square: a clipped channel makes colours doubtful (more margin is
-    # asked for), all three clipped is washed out (nothing can be read there)
+    sat, white = _clipped(view, fine, centres)
+    empty = _empty_distances(cache, board, view, centres)
+    ref, strip = _border(board, view)
+    known = ref.shape == view.shape  # the enrolled board covers the whole view
+    measured = measure_blur(view, ref, strip) if known else MeasuredBlur(0.0, Blur())
+    tside = tile_side(model.tile_size) * TILE_INSET * FINE
+    tset = blurred_templates(model, cache, measured.blur.scaled(FINE * TILE_PATCH / tside))
+    structure = np.full(n, np.nan)
+    if known:
+        structure = _structure(model, cache, board, tset, gray, ref, measured.focus, centres)
+    # tiles: where they lie, how askew, and which face at which turn
+    outline, tile_at, which = pose_search(gray, model.tile_pose, centres,
+                                          round(TILE_SEARCH * CELL_PX))
+    tile_angle = np.array([ANGLES[k] for k in which])
+    tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
+    looks = _closer_look(model, cache, tset, fine, smooth, tiles, close, tile_at, tile_angle,
+                         tside, measured.blur)
+    # counters: only on inner squares that are neither clearly a tile nor clearly empty
+    inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
+    d_tile = np.array([t[0][0] for t in tiles])
+    unclear = np.flatnonzero(inner & ~(d_tile < 0.4 * empty) & ~(empty < 0.4 * d_tile))
+    counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
+                                     measured.blur)
+    evidence = Evidence(centres, frame_share, sat, white, empty, structure, outline, tile_at,
+                        tile_angle, tiles, looks, counters, tint, disc, tset.full)
+    return _doubt_poor_photo([_judge(model, evidence, i, sq.name)
+                              for i, sq in enumerate(squares)])
+
+
+def _clipped(view: np.ndarray, fine: np.ndarray, centres: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Per square, the share of pixels with a clipped colour channel (its colours are
+    doubtful: more margin is asked for) and with all three clipped (washed out: nothing can
+    be read there)."""
     half = CELL_PX // 2
-    sat, white = np.zeros(n), np.zeros(n)
+    sat, white = np.zeros(len(centres)), np.zeros(len(centres))
     blue, green, red = cv2.split(fine)  # channel-wise max and min: much quicker than numpy's
     for hot, arr in ((cv2.max(cv2.max(blue, green), red) >= 250, sat),
                      (cv2.min(cv2.min(blue, green), red) >= 250, white)):
@@ -242,51 +301,68 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                            interpolation=cv2.INTER_AREA)
         arr[:] = [small[int(cy) - half:int(cy) + half, int(cx) - half:int(cx) + half].mean()
                   for cx, cy in centres]
-    # the empty board, square by square
-    eside = CELL_PX * 0.8
-    zero = np.zeros(n)
-    evec = describe(cut_many(view.astype(np.float32), centres, zero, eside, EMPTY_PATCH))
+    return sat, white
+
+
+EMPTY_SIDE = CELL_PX * 0.8  # the middle of a square compared with the bare board (working px)
+
+
+def _empty_distances(cache: Cache, board: BoardModel, view: np.ndarray,
+                     centres: np.ndarray) -> np.ndarray:
+    """Each square's distance to the bare board's same square (enrolled), under haze."""
+    g = board.grid
+    zero = np.zeros(len(centres))
+    vecs = describe(cut_many(view.astype(np.float32), centres, zero, EMPTY_SIDE, EMPTY_PATCH))
     key = id(board)
     if key not in cache.empty:
         off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
         cache.empty[key] = describe(cut_many(board.working.astype(np.float32), centres + off,
-                                          zero, eside, EMPTY_PATCH))
-    edist = hazy_pairs(evec, cache.empty[key])
-    # how blurred the photo is, from the border strip round the grid
+                                             zero, EMPTY_SIDE, EMPTY_PATCH))
+    return hazy_pairs(vecs, cache.empty[key])
+
+
+def _border(board: BoardModel, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The enrolled board's window matching the rectified ``view``, and the strip of border
+    round the grid (inside the photo) where nothing lies: what blur and light are
+    measured on."""
+    g = board.grid
     ox, oy = (round(v * CELL_PX / g.cell - PAD * CELL_PX) for v in (g.left, g.top))
     ref = board.working[oy:oy + view.shape[0], ox:ox + view.shape[1]]
     strip = np.ones(view.shape[:2], bool)
     inset = round(PAD * CELL_PX) - 2
     strip[inset:-inset, inset:-inset] = False
     strip &= cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) > 0  # inside the photo (black outside)
-    measured = (measure_blur(view, ref, strip) if ref.shape == view.shape
-                else MeasuredBlur(0.0, Blur()))
-    blur = measured.focus  # what the first look, the structure and counters are tuned on
-    tside = tile_side(model.tile_size) * TILE_INSET * FINE
-    tset = blurred_templates(model, cache, measured.blur.scaled(FINE * TILE_PATCH / tside))
-    templates = tset.full
-    # how much sharp structure each square shows beyond the bare board's
-    structure = np.full(n, np.nan)
-    if ref.shape == view.shape:
-        least = tset.least_structure(model, cache.faintest(model))
-        structure = structure_residual(fine_structure(gray, CELL_PX),
-                                       board_fine_structure(cache, board, ref, blur),
-                                       centres, eside) / max(least, 1e-9)
-    # tiles: where they lie, how askew, and which face at which turn
-    t_score, t_pos, t_which = pose_search(gray, model.tile_pose, centres,
-                                     round(TILE_SEARCH * CELL_PX))
-    t_angle = np.array([ANGLES[k] for k in t_which])
-    tvec = describe(cut_many(smooth, t_pos * FINE, -t_angle, tside, TILE_PATCH))
-    coarse = hazy_distances(coarse_patches(tvec, TILE_PATCH), tset.coarse, sums=tset.coarse_sums)
-    cbest = np.minimum.reduceat(coarse[:, cache.order], cache.starts, axis=1)
-    short = np.argsort(cbest, axis=1)[:, :SHORTLIST]
-    tiles = []  # per square: the best two (distance, template, name)
-    close = []
-    for i in range(n):
+    return ref, strip
+
+
+def _structure(model: Model, cache: Cache, board: BoardModel, tset: Templates,
+               gray: np.ndarray, ref: np.ndarray, blur: float,
+               centres: np.ndarray) -> np.ndarray:
+    """How much sharp structure each square shows beyond the bare board's, over the least
+    any tile face shows at the photo's blur (see :mod:`structure`)."""
+    least = tset.least_structure(model, cache.faintest(model))
+    return structure_residual(fine_structure(gray, CELL_PX),
+                              board_fine_structure(cache, board, ref, blur),
+                              centres, EMPTY_SIDE) / max(least, 1e-9)
+
+
+def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarray,
+                angle: np.ndarray, tside: float
+                ) -> tuple[list[tuple[Fit, Fit]], list[tuple[int, list[str]]]]:
+    """Each square's best two tile faces: a shortlist of names from small patches, then
+    every face of those names; and the close calls (square, its best three names) that
+    deserve a closer look."""
+    vecs = describe(cut_many(smooth, at * FINE, -angle, tside, TILE_PATCH))
+    coarse = hazy_distances(coarse_patches(vecs, TILE_PATCH), tset.coarse,
+                            sums=tset.coarse_sums)
+    by_name = np.minimum.reduceat(coarse[:, cache.order], cache.starts, axis=1)
+    short = np.argsort(by_name, axis=1)[:, :SHORTLIST]
+    tiles: list[tuple[Fit, Fit]] = []
+    close: list[tuple[int, list[str]]] = []
+    for i in range(len(vecs)):
         cand = [cache.by_name[k] for k in short[i]]
-        idx = np.concatenate(cand)
-        d = tset.near(tvec[i:i + 1], idx)[0]
-        per = []
+        d = tset.near(vecs[i:i + 1], np.concatenate(cand))[0]
+        per: list[Fit] = []
         start = 0
         for k, c in zip(short[i], cand, strict=True):
             block = d[start:start + len(c)]
@@ -294,160 +370,186 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
             per.append((float(block[j]), int(c[j]), cache.names[k]))
             start += len(c)
         per.sort()
-        gap = template_gap(templates, per[0][1], per[1][1])
+        gap = template_gap(tset.full, per[0][1], per[1][1])
         if (per[1][0] - per[0][0] < REFINE_BELOW * gap
                 or misfit_z(per[0][0], per[1][0], gap) < REFINE_Z):
             close.append((i, [p[2] for p in per[:3]]))
         tiles.append((per[0], per[1]))
-    looks: dict[int, Look | None] = {}
-    if close:  # close calls: every shift of every close square described in one go
-        detail_view = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), DETAIL_SMOOTH)
-        patches = np.concatenate([shifted_patches(smooth, t_pos[i] * FINE, -t_angle[i], tside)
-                                  for i, _ in close])
-        vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
-        asks = []
-        for (i, names), v in zip(close, vecs, strict=True):
-            per = rerank(tset, cache, v, names)
-            tiles[i] = (per[0], per[1])
-            asks.append((t_pos[i] * FINE, -t_angle[i], per))
-        # the closer look compares the faces blurred as the photo is, motion and all
-        answers = closer_looks(model, cache, detail_view, asks, tside,
-                                measured.blur.scaled(FINE * DETAIL / tside))
-        looks = {i: look for (i, _), look in zip(close, answers, strict=True)}
-    # counters: only on inner squares that are neither clearly a tile nor clearly empty
-    inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
-    d_tile = np.array([t[0][0] for t in tiles])
-    unclear = inner & ~(d_tile < 0.4 * edist) & ~(edist < 0.4 * d_tile)
-    counter = {}
-    tint: dict[int, tuple[float, float]] = {}  # colour distances: best counter, empty board
-    pose_score = np.zeros(n)
-    idx = np.flatnonzero(unclear)
-    if len(model.counter_templates) and len(idx):
-        cscore, cpos, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
-                                  round(COUNTER_SEARCH * CELL_PX), windowed=True)
-        cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
-        faces = blurred_counters(model, cache, measured.blur.scaled(FINE * COUNTER_PATCH / cside))
-        cpos = place_counters(faces.shapes, smooth, cpos, cside)
-        cpatches = cut_many(smooth, cpos * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
-        # whether a counter lies there: its shape and shading, as for tiles
-        cvec = describe(cpatches, plane=False, where=disc_mask())
-        cper, cnames, _ = best_per_name(distances(cvec, faces.shapes), model.counter_names)
-        # which counter: its colours, under the light measured on the board's border
-        names_by_colour = counter_colours(model, faces.colours, view, ref, strip, cpatches, cpos,
-                                           cside / FINE)
-        for k, i in enumerate(idx):
-            o = np.argsort(cper[k])
-            c1 = float(cper[k, o[0]])
-            c2 = float(cper[k, o[1]]) if len(o) > 1 else float("inf")
-            margin, cname = (c2 - c1) / max(c1 + c2, 1e-9), cnames[o[0]]
-            other = cnames[o[1]] if len(o) > 1 else cname
-            if names_by_colour is not None:
-                margin, cname, other = colour_then_side(names_by_colour[k][:3], cper[k],
-                                                         cnames)
-                tint[i] = names_by_colour[k][3:]
-            counter[i] = (c1, margin, cname, other, cpos[k])
-            pose_score[i] = float(cscore[k])
-    out = []
-    for i, sq in enumerate(squares):
-        (d1, j1, name1), (d2, j2, name2) = tiles[i]
-        c1, cmargin, cname, cother, cpos_i = counter.get(
-            i, (float("inf"), 0.0, None, None, centres[i]))
-        if pose_score[i] < DISC_NONE and not _counter_despite_outline(
-                structure[i], tint.get(i)):
-            c1 = float("inf")  # no round counter there
-        # a square showing none of the sharp structure a tile brings holds no tile, however
-        # poorly the bare board matches in its light (False when unmeasured: nan)
-        bare = bool(structure[i] < BARE_STRUCTURE)
-        veiled = bare and _veiled_tile(float(t_score[i]), d1, float(edist[i]))
-        kinds = {"empty": float(edist[i]), "tile": float("inf") if bare else d1, "counter": c1}
-        ranked = sorted(kinds, key=kinds.get)
-        kind, other = ranked[0], ranked[1]
-        kd1, kd2 = kinds[kind], kinds[other]
-        reading = SquareReading(sq.name, kind, distances={k: round(v, 4) for k, v in
-                                                          kinds.items() if np.isfinite(v)})
-        reading.distances["tile"] = round(d1, 4)
-        reading.distances["outline"] = round(float(t_score[i]), 3)
-        reading.distances["structure"] = round(float(structure[i]), 4)
-        kind_ratio = kd1 / max(kd2, 1e-9)
-        if {kind, other} == {"empty", "counter"} and i in tint:
-            # counter or bare board: their colours, under the same light, say it best
-            dc, de = tint[i]
-            reading.distances["tint_counter"] = round(dc, 4)
-            reading.distances["tint_empty"] = round(de, 4)
-            kind, other = ("counter", "empty") if dc < de else ("empty", "counter")
-            reading.kind = kind
-            kind_ratio = min(dc, de) / max(dc, de, 1e-9)
-        conf = 1.0 - kind_ratio
-        if kind == "tile":
-            reading.name = name1
-            reading.turn = int(model.tile_turns[j1])
-            reading.season = model.tile_seasons[j1]
-            reading.centre = (float(t_pos[i][0]), float(t_pos[i][1]))
-            reading.angle = float(t_angle[i])
-            gap = template_gap(templates, j1, j2)
-            margin = (d2 - d1) / max(gap, 1e-9)
-            # the same gap in units of the photo's own misfit: blur and noise lower it
-            zscore = misfit_z(d1, d2, gap)
-            reading.distances["margin"] = round(margin, 3)
-            reading.distances["z"] = round(float(zscore), 2)
-            conf = min(conf, margin)
-            first_sure = margin >= NAME_MARGIN * (1 + 2 * sat[i]) and zscore >= NAME_Z
-            look = looks.get(i)
-            if look is None:
-                sure = first_sure
-            else:
-                # a close call: both looks must name the same face, and one of them be sure
-                reading.distances["detail_margin"] = round(look.margin, 3)
-                reading.distances["detail_noise"] = round(look.noise, 3)
-                reading.distances["agree"] = float(look.names[0] == name1)
-                detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * sat[i])
-                               and look.noise <= DETAIL_NOISE)
-                if look.names[0] == name1:
-                    # two looks agree: either sure is enough, or a clear closer look in a
-                    # poorer fit (blur the templates do not model)
-                    agreed = look.margin >= AGREED_MARGIN and look.noise <= AGREED_NOISE
-                    sure = first_sure or detail_sure or agreed
-                    conf = min(conf, max(look.margin, margin))
-                else:  # they disagree: only a clear closer look overrules the first
-                    sure = (look.margin >= STRONG_MARGIN * (1 + 2 * sat[i])
-                            and look.noise <= STRONG_NOISE)
-                    name2 = name1
-                    name1, j1 = look.names[0], look.names[1]
-                    reading.name = name1
-                    reading.turn = int(model.tile_turns[j1])
-                    reading.season = model.tile_seasons[j1]
-                    conf = min(conf, look.margin)
-            if not sure:
-                reading.reason = f"looks like {name1} or {name2}"
-        elif kind == "counter":
-            reading.name = cname
-            reading.centre = (float(cpos_i[0]), float(cpos_i[1]))
-            margin = cmargin
-            reading.distances["margin"] = round(float(margin), 3)
-            reading.distances["disc"] = round(float(pose_score[i]), 3)
-            conf = min(conf, margin)
-            if margin < COUNTER_MARGIN * (1 + 2 * sat[i]):
-                reading.reason = f"looks like {cname} or {cother}"
-            elif pose_score[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER:
-                reading.reason = "a counter, or a mark on the board?"
-        else:
-            reading.centre = (float(centres[i][0]), float(centres[i][1]))
-        limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
-        if not reading.reason and kind_ratio > limit / (1 + sat[i]):
-            reading.reason = f"{kind} or {other}?"
-        if not reading.reason and veiled:
-            reading.reason = "empty, or a tile veiled by glare?"
-        if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
-            reading.reason = "matches nothing enrolled well"
-        if white[i] > SATURATED:
-            reading.reason = "glare"
-        if frame_share[i] < 1.0:
-            reading.reason = "not wholly in the photo"
-        reading.confidence = max(0.0, min(1.0, float(conf))) if not reading.reason else 0.0
-        if reading.reason:
-            reading.kind = "uncertain"
-        out.append(reading)
-    return _doubt_poor_photo(out)
+    return tiles, close
+
+
+def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
+                 smooth: np.ndarray, tiles: list[tuple[Fit, Fit]],
+                 close: list[tuple[int, list[str]]], at: np.ndarray, angle: np.ndarray,
+                 tside: float, blur: Blur) -> dict[int, Look | None]:
+    """Close calls looked at again (see :mod:`close_calls`): each name's best small shift
+    first (``tiles`` is updated with the new best two), then at full detail, with the faces
+    blurred as the photo is, motion and all."""
+    if not close:
+        return {}
+    # every shift of every close square described in one go
+    patches = np.concatenate([shifted_patches(smooth, at[i] * FINE, -angle[i], tside)
+                              for i, _ in close])
+    vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
+    asks = []
+    for (i, names), v in zip(close, vecs, strict=True):
+        per = rerank(tset, cache, v, names)
+        tiles[i] = (per[0], per[1])
+        asks.append((at[i] * FINE, -angle[i], per))
+    detail_view = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), DETAIL_SMOOTH)
+    answers = closer_looks(model, cache, detail_view, asks, tside,
+                           blur.scaled(FINE * DETAIL / tside))
+    return {i: look for (i, _), look in zip(close, answers, strict=True)}
+
+
+def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
+              ref: np.ndarray, strip: np.ndarray, centres: np.ndarray, idx: np.ndarray,
+              blur: Blur) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]],
+                                   np.ndarray]:
+    """The best counter on each square ``idx``: found by its round outline, placed where a
+    face fits, named by its colours under the light measured on the border (by shape when
+    the light cannot be measured), single or double by shape. Also the colour distances
+    (best counter, bare board) and the outline's clarity per square."""
+    counters: dict[int, CounterFit] = {}
+    tint: dict[int, tuple[float, float]] = {}
+    disc = np.zeros(len(centres))
+    if not len(model.counter_templates) or not len(idx):
+        return counters, tint, disc
+    score, at, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
+                               round(COUNTER_SEARCH * CELL_PX), windowed=True)
+    cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
+    faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
+    at = place_counters(faces.shapes, smooth, at, cside)
+    patches = cut_many(smooth, at * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
+    # whether a counter lies there: its shape and shading, as for tiles
+    vecs = describe(patches, plane=False, where=disc_mask())
+    per, names, _ = best_per_name(distances(vecs, faces.shapes), model.counter_names)
+    by_colour = counter_colours(model, faces.colours, view, ref, strip, patches, at,
+                                cside / FINE)
+    for k, i in enumerate(idx):
+        o = np.argsort(per[k])
+        c1 = float(per[k, o[0]])
+        c2 = float(per[k, o[1]]) if len(o) > 1 else float("inf")
+        margin, name = (c2 - c1) / max(c1 + c2, 1e-9), names[o[0]]
+        other = names[o[1]] if len(o) > 1 else name
+        if by_colour is not None:
+            margin, name, other = colour_then_side(by_colour[k][:3], per[k], names)
+            tint[i] = by_colour[k][3:]
+        counters[i] = (c1, margin, name, other, at[k])
+        disc[i] = float(score[k])
+    return counters, tint, disc
+
+
+def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
+    """Square ``i``: empty, a tile, a counter, or uncertain (with the reason), from the
+    evidence."""
+    d1 = ev.tiles[i][0][0]
+    c1, _, _, _, _ = ev.counters.get(i, (float("inf"), 0.0, "", "", ev.centres[i]))
+    if ev.disc[i] < DISC_NONE and not _counter_despite_outline(ev.structure[i], ev.tint.get(i)):
+        c1 = float("inf")  # no round counter there
+    # a square showing none of the sharp structure a tile brings holds no tile, however
+    # poorly the bare board matches in its light (False when unmeasured: nan)
+    bare = bool(ev.structure[i] < BARE_STRUCTURE)
+    veiled = bare and _veiled_tile(float(ev.outline[i]), d1, float(ev.empty[i]))
+    kinds = {"empty": float(ev.empty[i]), "tile": float("inf") if bare else d1, "counter": c1}
+    ranked = sorted(kinds, key=kinds.get)
+    kind, other = ranked[0], ranked[1]
+    kd1, kd2 = kinds[kind], kinds[other]
+    reading = SquareReading(square, kind, distances={k: round(v, 4) for k, v in
+                                                     kinds.items() if np.isfinite(v)})
+    reading.distances["tile"] = round(d1, 4)
+    reading.distances["outline"] = round(float(ev.outline[i]), 3)
+    reading.distances["structure"] = round(float(ev.structure[i]), 4)
+    kind_ratio = kd1 / max(kd2, 1e-9)
+    if {kind, other} == {"empty", "counter"} and i in ev.tint:
+        # counter or bare board: their colours, under the same light, say it best
+        dc, de = ev.tint[i]
+        reading.distances["tint_counter"] = round(dc, 4)
+        reading.distances["tint_empty"] = round(de, 4)
+        kind, other = ("counter", "empty") if dc < de else ("empty", "counter")
+        reading.kind = kind
+        kind_ratio = min(dc, de) / max(dc, de, 1e-9)
+    conf = 1.0 - kind_ratio
+    if kind == "tile":
+        conf = min(conf, _name_tile(model, ev, i, reading))
+    elif kind == "counter":
+        conf = min(conf, _name_counter(ev, i, reading, kind_ratio))
+    else:
+        reading.centre = (float(ev.centres[i][0]), float(ev.centres[i][1]))
+    limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
+    if not reading.reason and kind_ratio > limit / (1 + ev.sat[i]):
+        reading.reason = f"{kind} or {other}?"
+    if not reading.reason and veiled:
+        reading.reason = "empty, or a tile veiled by glare?"
+    if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
+        reading.reason = "matches nothing enrolled well"
+    if ev.white[i] > SATURATED:
+        reading.reason = "glare"
+    if ev.frame_share[i] < 1.0:
+        reading.reason = "not wholly in the photo"
+    reading.confidence = max(0.0, min(1.0, float(conf))) if not reading.reason else 0.0
+    if reading.reason:
+        reading.kind = "uncertain"
+    return reading
+
+
+def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> float:
+    """Name the tile on square ``i`` (its face, turn and season) in ``reading``, with the
+    reason when the name is not sure; returns the name's confidence."""
+    (d1, j1, name1), (d2, j2, name2) = ev.tiles[i]
+    sat = ev.sat[i]
+    reading.centre = (float(ev.tile_at[i][0]), float(ev.tile_at[i][1]))
+    reading.angle = float(ev.tile_angle[i])
+    gap = template_gap(ev.templates, j1, j2)
+    margin = (d2 - d1) / max(gap, 1e-9)
+    # the same gap in units of the photo's own misfit: blur and noise lower it
+    zscore = misfit_z(d1, d2, gap)
+    reading.distances["margin"] = round(margin, 3)
+    reading.distances["z"] = round(float(zscore), 2)
+    conf = margin
+    first_sure = margin >= NAME_MARGIN * (1 + 2 * sat) and zscore >= NAME_Z
+    look = ev.looks.get(i)
+    if look is None:
+        sure = first_sure
+    else:
+        # a close call: both looks must name the same face, and one of them be sure
+        reading.distances["detail_margin"] = round(look.margin, 3)
+        reading.distances["detail_noise"] = round(look.noise, 3)
+        reading.distances["agree"] = float(look.names[0] == name1)
+        detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * sat)
+                       and look.noise <= DETAIL_NOISE)
+        if look.names[0] == name1:
+            # two looks agree: either sure is enough, or a clear closer look in a poorer
+            # fit (blur the templates do not model)
+            agreed = look.margin >= AGREED_MARGIN and look.noise <= AGREED_NOISE
+            sure = first_sure or detail_sure or agreed
+            conf = min(conf, max(look.margin, margin))
+        else:  # they disagree: only a clear closer look overrules the first
+            sure = look.margin >= STRONG_MARGIN * (1 + 2 * sat) and look.noise <= STRONG_NOISE
+            name2 = name1
+            name1, j1 = look.names[0], look.names[1]
+            conf = min(conf, look.margin)
+    reading.name = name1
+    reading.turn = int(model.tile_turns[j1])
+    reading.season = model.tile_seasons[j1]
+    if not sure:
+        reading.reason = f"looks like {name1} or {name2}"
+    return conf
+
+
+def _name_counter(ev: Evidence, i: int, reading: SquareReading, kind_ratio: float) -> float:
+    """Name the counter on square ``i`` in ``reading``, with the reason when it is not sure;
+    returns the name's confidence."""
+    _, margin, name, other, at = ev.counters[i]
+    reading.name = name
+    reading.centre = (float(at[0]), float(at[1]))
+    reading.distances["margin"] = round(float(margin), 3)
+    reading.distances["disc"] = round(float(ev.disc[i]), 3)
+    if margin < COUNTER_MARGIN * (1 + 2 * ev.sat[i]):
+        reading.reason = f"looks like {name} or {other}"
+    elif ev.disc[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER:
+        reading.reason = "a counter, or a mark on the board?"
+    return margin
 
 
 def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
