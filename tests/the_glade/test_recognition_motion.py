@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from companion.the_glade.names import BoardGeometry
-from companion.the_glade.recognition import reader
+from companion.the_glade.recognition import evidence
 from companion.the_glade.recognition.enrol import build_model
 from companion.the_glade.recognition.reader import TILE_OUTLINE, _veiled_tile, read_board
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
@@ -66,7 +66,7 @@ def test_motion_smear_is_modelled_in_the_closer_look(model4, monkeypatch):
             def focus(*args):
                 found = measure_blur(*args)
                 return MeasuredBlur(found.focus, Blur(sigma=found.focus))
-            m.setattr(reader, "measure_blur", focus)
+            m.setattr(evidence, "measure_blur", focus)
             focus_only.append(_score(read_board(model, shaken), truth))
     assert all(wrong == 0 for _, wrong in modelled), modelled
     assert sum(u for u, _ in modelled) <= 6, modelled
