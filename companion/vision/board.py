@@ -54,6 +54,16 @@ class PhotoFeatures:
         self.keypoints, self.descriptors = _orb(features).detectAndCompute(small, None)
 
 
+def boards_apart(finders: list[BoardFinder], images: list[np.ndarray]) -> bool:
+    """Whether no board's features find it in another board's image (BGR). Then the first
+    board found in a photo is the only one that can be there, and the rest need not be
+    searched for; boards sharing their printed art (two sides of one board) are not apart."""
+    photos = [PhotoFeatures(image) for image in images]
+    return not any(finder.locate(photo, refine=False) is not None
+                   for i, finder in enumerate(finders)
+                   for j, photo in enumerate(photos) if i != j)
+
+
 class BoardFinder:
     """Find one board (known from its image) in photos."""
 

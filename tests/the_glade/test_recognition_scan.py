@@ -305,3 +305,59 @@ def test_model_of_another_game_or_version(model, tmp_path):
             scan(SAMPLE_PACK / "board-7x7.png", model=other)
     with pytest.raises(ModelError, match="enrol"):
         scan(SAMPLE_PACK / "board-7x7.png", model=tmp_path / "nowhere")
+
+
+def test_boards_apart_stop_the_search_at_the_first_board_found(model, pack,
+                                                               monkeypatch):
+    """The bundled pack's 7x7 and 8x8 boards are apart (neither is found in the other's
+    image), so a scan stops at the first board it finds; a model without the mark (enrolled
+    before it was kept) searches for every board, and both read the photo alike."""
+    from companion.the_glade.recognition import reader
+    from companion.the_glade.recognition.model import load_model
+    from companion.vision.board import BoardFinder
+
+    loaded = load_model(model)
+    assert loaded.boards_apart
+    first = loaded.boards[0]
+    size = first.geometry
+    state = random_forest(np.random.default_rng(84), size, pack)
+    image, _ = render_photo(pack, state, 84, camera=STRAIGHT)
+    calls = []
+    real = BoardFinder.locate
+    monkeypatch.setattr(BoardFinder, "locate",
+                        lambda self, *a, **k: calls.append(self) or real(self, *a, **k))
+    board, apart = reader.locate(loaded, image)
+    assert board is first and len(calls) == 1
+    calls.clear()
+    loaded.boards_apart = False
+    board, every = reader.locate(loaded, image)
+    assert board is first and len(calls) == len(loaded.boards) == 2
+    assert np.allclose(apart.homography, every.homography)
+
+
+def test_boards_sharing_their_art_are_not_apart(pack):
+    from companion.vision.board import BoardFinder, boards_apart
+
+    board = pack.boards[0]
+    g = board.grid
+    box = (g.left, g.top, g.left + g.cols * g.cell, g.top + g.rows * g.cell)
+    finder = BoardFinder.learn(board.image, box)
+    assert not boards_apart([finder, finder], [board.image, board.image])
+    assert boards_apart([finder], [board.image])  # one board is apart from no other
+
+
+def test_boards_apart_mark_is_checked_and_optional(model, tmp_path):
+    import shutil
+
+    from companion.the_glade.recognition.model import load_model
+
+    older = tmp_path / "older"
+    shutil.copytree(model, older)
+    manifest = json.loads((older / "manifest.json").read_text())
+    del manifest["boards_apart"]
+    (older / "manifest.json").write_text(json.dumps(manifest))
+    assert load_model(older).boards_apart is False
+    manifest["boards_apart"] = "yes"
+    (older / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(ModelError, match="boards_apart.*enrol the-glade"):
+        load_model(older)

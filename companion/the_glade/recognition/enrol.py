@@ -29,7 +29,7 @@ from companion.the_glade.recognition.model import (
 )
 from companion.the_glade.recognition.pack import Pack, read_pack
 from companion.the_glade.recognition.structure import faintest_tiles
-from companion.vision.board import BoardFinder
+from companion.vision.board import BoardFinder, boards_apart
 from companion.vision.patches import cut, describe
 
 
@@ -175,7 +175,8 @@ def build_model(pack: Pack, source: str = "") -> Model:
         counter_colours=(np.stack(colours).astype(np.float32) if colours
                          else np.zeros((0, dim), np.float32)),
         tile_faintest=faintest_tiles(tile_templates, TILE_PATCH,
-                                     template_cell(pack.tile_size)))
+                                     template_cell(pack.tile_size)),
+        boards_apart=boards_apart([b.finder for b in boards], [b.image for b in pack.boards]))
 
 
 def enrol(pack: Path, *, out: Path) -> Report:

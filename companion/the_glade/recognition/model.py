@@ -89,6 +89,9 @@ class Model:
     #: since format 2 was first written, so a model without them still loads (the scanner
     #: then works them out at its first scan)
     tile_faintest: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    #: no board's features find it in another's image (vision.board.boards_apart), so a scan
+    #: stops at the first board it finds; False for a model enrolled before this was kept
+    boards_apart: bool = False
 
 
 def save_model(model: Model, out: Path) -> None:
@@ -121,7 +124,7 @@ def save_model(model: Model, out: Path) -> None:
         "boards": [{"grid": b.grid.to_dict(), "board": b.geometry.to_dict()}
                    for b in model.boards],
         "tile_names": model.tile_names, "tile_seasons": model.tile_seasons,
-        "counter_names": model.counter_names,
+        "counter_names": model.counter_names, "boards_apart": model.boards_apart,
         "tile_size": model.tile_size, "counter_size": model.counter_size,
         "params": {"cell_px": CELL_PX, "tile_patch": TILE_PATCH, "tile_inset": TILE_INSET,
                    "counter_patch": COUNTER_PATCH, "counter_inset": COUNTER_INSET,
@@ -170,6 +173,9 @@ def load_model(folder: Path) -> Model:
                                      BoardGeometry.from_dict(b["board"]),
                                      BoardFinder.from_arrays(arrays, f"b{i}_"),
                                      arrays[f"b{i}_working"]))
+        apart = manifest.get("boards_apart", False)
+        if not isinstance(apart, bool):
+            raise ValueError(f"boards_apart is {apart!r}, not true or false")
         faintest = arrays.get("tile_faintest", np.zeros(0, np.int32)).astype(np.int32)
         if len(faintest) and not (faintest.min() >= 0 and faintest.max()
                                   < len(arrays["tile_templates"])):
@@ -181,6 +187,6 @@ def load_model(folder: Path) -> Model:
                      arrays["counter_templates"].astype(np.float32), arrays["counter_pose"],
                      float(manifest["tile_size"]), float(manifest["counter_size"]), manifest,
                      arrays["tile_detail"].astype(np.float32),
-                     arrays["counter_colours"].astype(np.float32), faintest)
+                     arrays["counter_colours"].astype(np.float32), faintest, apart)
     except (OSError, KeyError, ValueError, TypeError) as exc:
         raise _again(folder, f"model.npz is missing or damaged ({exc})") from None

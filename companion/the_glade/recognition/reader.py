@@ -109,7 +109,9 @@ class BoardReading:
 def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
     """The enrolled board that shows best in ``photo``, and where. When none is found, the
     search is made again with more of the photo's features: on a busy table under heavy
-    blur, the table's own texture can crowd out the board's blurred corners."""
+    blur, the table's own texture can crowd out the board's blurred corners. When the
+    model's boards are apart (none is found in another's image), the first found is the
+    one: the others are not searched for."""
     best = None
     for count in (PHOTO_FEATURES, RETRY_FEATURES):
         features = PhotoFeatures(photo, count)
@@ -117,6 +119,8 @@ def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
             found = board.finder.locate(features, refine=False)
             if found is not None and (best is None or found.inliers > best[1].inliers):
                 best = (board, found)
+                if model.boards_apart:
+                    break
         if best is not None:
             break
     if best is None:
