@@ -7,14 +7,23 @@ doubted, never read as the bare board.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
 
 from companion.the_glade.names import BoardGeometry
 from companion.the_glade.recognition import evidence
+from companion.the_glade.recognition.close_calls import Look
 from companion.the_glade.recognition.enrol import build_model
-from companion.the_glade.recognition.reader import TILE_OUTLINE, _veiled_tile, read_board
+from companion.the_glade.recognition.evidence import Evidence
+from companion.the_glade.recognition.reader import (
+    TILE_OUTLINE,
+    _judge,
+    _veiled_tile,
+    read_board,
+)
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
 from companion.vision.blur import Blur, MeasuredBlur, line_kernel, measure_blur
 from companion.vision.sim import Camera, Degradations
@@ -95,3 +104,29 @@ def test_tile_faded_by_glare_is_doubted_not_read_empty():
     assert got["E7"].kind in ("uncertain", "tile"), got["E7"]
     if got["E7"].kind == "tile":
         assert got["E7"].name == truth["forest"]["tiles"]["E7"]
+
+
+def _one_square(d1: float, d2: float, look: Look | None) -> Evidence:
+    """Evidence for a single tile square whose best two faces are templates 0 and 1."""
+    templates = np.array([[0.0, 0.0], [1.0, 1.0]], np.float32)  # template gap 1
+    return Evidence(
+        centres=np.zeros((1, 2)), frame_share=np.ones(1), sat=np.zeros(1), white=np.zeros(1),
+        empty=np.array([1.0]), structure=np.array([5.0]), outline=np.array([0.9]),
+        tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
+        tiles=[((d1, 0, "mouse/acorn/oak"), (d2, 1, "mouse/hazelnut/oak"))],
+        looks={0: look} if look else {}, counters={}, tint={}, disc=np.zeros(1),
+        templates=templates)
+
+
+def test_confidence_of_a_close_call_is_the_clearer_of_two_looks_that_agree():
+    model = SimpleNamespace(tile_turns=np.array([0, 0]), tile_seasons=["spring", "spring"])
+    first = _judge(model, _one_square(0.001, 0.201, None), 0, "B2")
+    assert first.kind == "tile", first.reason
+    assert first.confidence == pytest.approx(0.2, abs=1e-6)
+    agreed = Look(("mouse/acorn/oak", 0, "mouse/hazelnut/oak"), margin=0.8, noise=0.05)
+    both = _judge(model, _one_square(0.001, 0.201, agreed), 0, "B2")
+    assert both.kind == "tile" and both.confidence == pytest.approx(0.8, abs=1e-6)
+    overruled = Look(("mouse/hazelnut/oak", 1, "mouse/acorn/oak"), margin=0.9, noise=0.05)
+    other = _judge(model, _one_square(0.001, 0.201, overruled), 0, "B2")
+    assert other.name == "mouse/hazelnut/oak"
+    assert other.confidence == pytest.approx(0.2, abs=1e-6)  # no more than the first look

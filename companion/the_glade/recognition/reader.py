@@ -261,7 +261,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             # fit (blur the templates do not model)
             agreed = look.margin >= AGREED_MARGIN and look.noise <= AGREED_NOISE
             sure = first_sure or detail_sure or agreed
-            conf = min(conf, max(look.margin, margin))
+            conf = max(look.margin, margin)  # the clearer of two looks that agree
         else:  # they disagree: only a clear closer look overrules the first
             sure = look.margin >= STRONG_MARGIN * (1 + 2 * sat) and look.noise <= STRONG_NOISE
             name2 = name1
