@@ -185,3 +185,31 @@ def test_an_off_centre_counter_is_recentred(model4):
     guess = true_centre + np.array([3.5, -2.5])
     found = place_counters(model.counter_templates, view, guess[None], side)[0]
     assert np.abs(found - true_centre).max() < 1.0
+
+
+def test_closer_look_names_the_face_that_beats_every_other_where_they_differ():
+    """Three faces, ranked by whole fit: A, then B (another creature: differs from A over a
+    large part, where the photo is A), then C (differs from A only in a small fruit, where
+    the photo is C). Judged against the second-best alone, A would be sure; it is C that
+    beats both where they differ, and C's margin is over its closest rival."""
+    from companion.the_glade.recognition.close_calls import _verdict
+
+    photo = np.full((16, 16, 3), 0.9, np.float32)
+    photo[2:8, 2:8] = 0.3        # the creature
+    photo[12:14, 12:14] = 0.4    # the fruit, as C prints it
+    a = photo.copy()
+    a[12:14, 12:14] = 0.9        # A: another fruit (none there)
+    a[11:13, 11:13] = 0.4
+    b = photo.copy()
+    b[2:8, 2:8] = 0.9            # B: another creature
+    b[2:10, 8:14] = 0.3
+
+    def candidate(name: str, face: np.ndarray, fit: float) -> Candidate:
+        return Candidate(name, len(name), face, photo, fit, (0.0, 0.0), 0.0)
+
+    found = [candidate("A", a, 0.001), candidate("B", b, 0.002), candidate("C", photo, 0.003)]
+    assert weighed(found[0], found[1]).margin > 0.9  # A beats B clearly ...
+    look = _verdict(found)
+    assert look.names[0] == "C"                      # ... but C beats A where they differ
+    assert look.names[2] in ("A", "B")
+    assert look.margin == pytest.approx(1.0) and look.noise == pytest.approx(0.0)

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.the_glade.recognition.detail import DETAIL, compare, place, weighed
+from companion.the_glade.recognition.detail import (
+    DETAIL,
+    Candidate,
+    compare,
+    place,
+    weighed,
+)
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
 from companion.vision.blur import Blur
@@ -112,11 +118,19 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
     for faces, places in jobs:
         found = compare(faces, patches[start:start + len(faces)], places)
         start += len(faces)
-        first, second = found[0], found[1]
-        verdict = weighed(first, second)
-        if verdict.margin < 0:
-            first, second = second, first
-            verdict = weighed(first, second)
-        looks.append(Look((first.name, first.template, second.name), verdict.margin,
-                           verdict.noise))
+        looks.append(_verdict(found))
     return looks
+
+
+def _verdict(found: list[Candidate]) -> Look:
+    """The candidate that beats every other where the two differ, and its margin over the
+    closest of them. Not only over the second-best whole fit: that may differ from it in a
+    whole creature (a clear margin), while a third face, differing only in a fruit, is the
+    real rival."""
+    best = found[0]
+    for challenger in found[1:]:
+        if weighed(best, challenger).margin < 0:
+            best = challenger
+    verdict, rival = min(((weighed(best, c), c) for c in found if c is not best),
+                         key=lambda pair: pair[0].margin)
+    return Look((best.name, best.template, rival.name), verdict.margin, verdict.noise)
