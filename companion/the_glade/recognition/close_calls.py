@@ -16,9 +16,10 @@ import numpy as np
 from companion.the_glade.recognition.detail import (
     DETAIL,
     Candidate,
+    Verdict,
     compare,
+    differ,
     place,
-    weighed,
 )
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
@@ -126,11 +127,23 @@ def _verdict(found: list[Candidate]) -> Look:
     """The candidate that beats every other where the two differ, and its margin over the
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
-    real rival."""
-    best = found[0]
-    for challenger in found[1:]:
-        if weighed(best, challenger).margin < 0:
-            best = challenger
-    verdict, rival = min(((weighed(best, c), c) for c in found if c is not best),
+    real rival. Each pair is worked out once."""
+    pairs: dict[tuple[int, int], tuple[float, float, float] | None] = {}
+
+    def judge(a: int, b: int) -> Verdict:
+        key = (min(a, b), max(a, b))
+        if key not in pairs:
+            pairs[key] = differ(found[key[0]], found[key[1]])
+        stats = pairs[key]
+        if stats is not None and a > b:  # the pair was worked out the other way round
+            stats = (stats[1], stats[0], stats[2])
+        return Verdict.of(stats)
+
+    best = 0
+    for k in range(1, len(found)):
+        if judge(best, k).margin < 0:
+            best = k
+    verdict, rival = min(((judge(best, k), k) for k in range(len(found)) if k != best),
                          key=lambda pair: pair[0].margin)
-    return Look((best.name, best.template, rival.name), verdict.margin, verdict.noise)
+    return Look((found[best].name, found[best].template, found[rival].name), verdict.margin,
+                verdict.noise)
