@@ -122,7 +122,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     smooth = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), SMOOTH)
     sat, white = _clipped(view, fine, centres)
     empty = _empty_distances(cache, board, view, centres)
-    ref, strip = _border(board, view)
+    ref, strip = _border(board, view, gray)
     known = ref.shape == view.shape  # the enrolled board covers the whole view
     measured = measure_blur(view, ref, strip) if known else MeasuredBlur(0.0, Blur())
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
@@ -170,31 +170,36 @@ def _clipped(view: np.ndarray, fine: np.ndarray, centres: np.ndarray
 EMPTY_SIDE = CELL_PX * 0.8  # the middle of a square compared with the bare board (working px)
 
 
+def _view_origin(board: BoardModel) -> tuple[float, float]:
+    """Where the rectified view's top-left corner lies in the enrolled working board (px)."""
+    g = board.grid
+    return (g.left * CELL_PX / g.cell - PAD * CELL_PX, g.top * CELL_PX / g.cell - PAD * CELL_PX)
+
+
 def _empty_distances(cache: Cache, board: BoardModel, view: np.ndarray,
                      centres: np.ndarray) -> np.ndarray:
     """Each square's distance to the bare board's same square (enrolled), under haze."""
-    g = board.grid
     zero = np.zeros(len(centres))
     vecs = describe(cut_many(view.astype(np.float32), centres, zero, EMPTY_SIDE, EMPTY_PATCH))
     key = id(board)
     if key not in cache.empty:
-        off = np.array([g.left, g.top]) * CELL_PX / g.cell - PAD * CELL_PX
+        off = np.array(_view_origin(board))
         cache.empty[key] = describe(cut_many(board.working.astype(np.float32), centres + off,
                                              zero, EMPTY_SIDE, EMPTY_PATCH))
     return hazy_pairs(vecs, cache.empty[key])
 
 
-def _border(board: BoardModel, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The enrolled board's window matching the rectified ``view``, and the strip of border
-    round the grid (inside the photo) where nothing lies: what blur and light are
-    measured on."""
-    g = board.grid
-    ox, oy = (round(v * CELL_PX / g.cell - PAD * CELL_PX) for v in (g.left, g.top))
+def _border(board: BoardModel, view: np.ndarray, gray: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The enrolled board's window matching the rectified ``view`` (``gray``: the same in
+    grey), and the strip of border round the grid (inside the photo) where nothing lies:
+    what blur and light are measured on."""
+    ox, oy = (round(v) for v in _view_origin(board))
     ref = board.working[oy:oy + view.shape[0], ox:ox + view.shape[1]]
     strip = np.ones(view.shape[:2], bool)
     inset = round(PAD * CELL_PX) - 2
     strip[inset:-inset, inset:-inset] = False
-    strip &= cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) > 0  # inside the photo (black outside)
+    strip &= gray > 0  # inside the photo (black outside)
     return ref, strip
 
 
