@@ -63,6 +63,48 @@ def test_weighed_ignores_misfit_where_the_faces_agree():
     assert verdict.margin > 0.9 and verdict.noise < 0.1
 
 
+def test_clipped_pixels_count_only_where_the_faces_differ():
+    """An over-exposed photo clips the paper round the prints: that tells two faces apart
+    no worse, and the closer look asks no more margin for it. Clipping where the faces
+    differ (a washed-out fruit) is what the look reports."""
+    a, b = _faces()
+    paper = np.ones((DETAIL, DETAIL), np.float32)
+    paper[44:58, 44:58] = 0.0            # everything clipped but where the faces differ
+    fruit = 1.0 - paper                  # only where they differ
+    # (the weight is spread by a pixel or two: WEIGHT_BLUR)
+    for clipped, low, high in ((paper, 0.0, 0.25), (fruit, 0.75, 1.0)):
+        first = Candidate("a", 0, a, a, 0.0, (0, 0), 0.0, clipped)
+        second = Candidate("b", 1, b, a, 0.0, (0, 0), 0.0, clipped)
+        verdict = weighed(first, second)
+        assert low <= verdict.clipped <= high
+        assert verdict.margin == pytest.approx(1.0, abs=0.05)
+    # without a clipping map (as for faces compared off a photo), nothing is clipped
+    assert weighed(_candidate(a, a, "a"), _candidate(b, a, "b")).clipped == 0.0
+
+
+def test_clipped_share_of_a_tile_is_weighed_where_its_best_two_faces_differ():
+    """The first look's version of the same: the share of a tile's clipped pixels, weighted
+    by how much its two best faces differ there."""
+    from types import SimpleNamespace
+
+    from companion.the_glade.recognition.evidence import _clipped_where_they_differ
+    from companion.the_glade.recognition.model import TILE_PATCH
+
+    one = np.full((TILE_PATCH, TILE_PATCH, 3), 0.8, np.float32)
+    two = one.copy()
+    two[20:28, 20:28] = 0.3                      # they differ in the lower right only
+    tset = SimpleNamespace(full=np.stack([one.reshape(-1), two.reshape(-1)]))
+    side = 64.0                                  # the tile's side in the (fine) view
+    hot = np.ones((100, 100), np.float32)        # an over-exposed view ...
+    hot[50 + 8:50 + 24, 50 + 8:50 + 24] = 0.0    # ... but for where the faces differ
+    fits = [((0.0, 0, "one"), (0.1, 1, "two"))]
+    at = np.array([[25.0, 25.0]])                # working px: the fine view is twice as big
+    shares = _clipped_where_they_differ(tset, hot, fits, at, np.zeros(1), side)
+    assert shares[0] < 0.1
+    shares = _clipped_where_they_differ(tset, 1.0 - hot, fits, at, np.zeros(1), side)
+    assert shares[0] > 0.9
+
+
 def test_align_finds_a_face_moved_and_turned():
     a, b = _faces(3)
     n = 200

@@ -106,11 +106,14 @@ def test_tile_faded_by_glare_is_doubted_not_read_empty():
         assert got["E7"].name == truth["forest"]["tiles"]["E7"]
 
 
-def _one_square(d1: float, d2: float, look: Look | None) -> Evidence:
-    """Evidence for a single tile square whose best two faces are templates 0 and 1."""
+def _one_square(d1: float, d2: float, look: Look | None, sat: float = 0.0,
+                clipped: float = 0.0) -> Evidence:
+    """Evidence for a single tile square whose best two faces are templates 0 and 1;
+    ``sat`` of its pixels have a clipped colour, ``clipped`` where the two faces differ."""
     templates = np.array([[0.0, 0.0], [1.0, 1.0]], np.float32)  # template gap 1
     return Evidence(
-        centres=np.zeros((1, 2)), frame_share=np.ones(1), sat=np.zeros(1), white=np.zeros(1),
+        centres=np.zeros((1, 2)), frame_share=np.ones(1), sat=np.array([sat]),
+        tile_clipped=np.array([clipped]), white=np.zeros(1),
         empty=np.array([1.0]), structure=np.array([5.0]), outline=np.array([0.9]),
         tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
         tiles=[((d1, 0, "mouse/acorn/oak"), (d2, 1, "mouse/hazelnut/oak"))],
@@ -130,3 +133,19 @@ def test_confidence_of_a_close_call_is_the_clearer_of_two_looks_that_agree():
     other = _judge(model, _one_square(0.001, 0.201, overruled), 0, "B2")
     assert other.name == "mouse/hazelnut/oak"
     assert other.confidence == pytest.approx(0.2, abs=1e-6)  # no more than the first look
+
+
+def test_over_exposed_paper_asks_no_more_margin_but_a_clipped_print_does():
+    """Clipped colours raise the margin a name needs only where its faces differ: a tile
+    whose paper is over-exposed is named as surely as in a well-exposed photo."""
+    model = SimpleNamespace(tile_turns=np.array([0, 0]), tile_seasons=["spring", "spring"])
+    paper = _judge(model, _one_square(0.001, 0.201, None, sat=0.7, clipped=0.0), 0, "B2")
+    assert paper.kind == "tile" and paper.name == "mouse/acorn/oak", paper.reason
+    fruit = _judge(model, _one_square(0.001, 0.201, None, sat=0.7, clipped=0.7), 0, "B2")
+    assert fruit.kind == "uncertain" and fruit.reason.startswith("looks like")
+    look = Look(("mouse/acorn/oak", 0, "mouse/hazelnut/oak"), margin=0.3, noise=0.3)
+    close = _one_square(0.001, 0.02, look, sat=0.7)      # the first look is not sure
+    assert _judge(model, close, 0, "B2").kind == "tile"
+    clipped_look = Look(look.names, margin=0.3, noise=0.3, clipped=0.7)
+    close = _one_square(0.001, 0.02, clipped_look, sat=0.7)
+    assert _judge(model, close, 0, "B2").kind == "uncertain"

@@ -16,6 +16,7 @@ import numpy as np
 from companion.the_glade.recognition.detail import (
     DETAIL,
     Candidate,
+    Differ,
     Verdict,
     compare,
     differ,
@@ -27,6 +28,7 @@ from companion.vision.blur import Blur
 from companion.vision.patches import cut, cut_many, describe
 
 REFINE_Z = 3.0
+CLIPPED = 250  # a colour channel this bright is clipped: its true value is unknown
 REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
 
 
@@ -81,6 +83,7 @@ class Look:
     names: tuple[str, int, str]   # best name, its template, second name
     margin: float
     noise: float
+    clipped: float = 0.0          # share of clipped pixels where the two differ
 
 
 def _detail_face(model: Model, cache: Cache, j: int,
@@ -113,12 +116,17 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         at = (float(centre[0]), float(centre[1]))
         jobs.append((faces, place(view, at, angle, side, [gray for *_, gray in looked_up])))
     cuts = [cut(view, (cx, cy), a, side, DETAIL) for _, places in jobs for cx, cy, a in places]
-    patches = describe(np.stack(cuts))
+    stack = np.stack(cuts)
+    patches = describe(stack)
+    # channel by channel: numpy's reduction over a short last axis is slow
+    brightest = np.maximum(np.maximum(stack[..., 0], stack[..., 1]), stack[..., 2])
+    clipped = (brightest >= CLIPPED).astype(np.float32)
     looks: list[Look | None] = []
     start = 0
     for faces, places in jobs:
-        found = compare(faces, patches[start:start + len(faces)], places)
-        start += len(faces)
+        end = start + len(faces)
+        found = compare(faces, patches[start:end], places, clipped[start:end])
+        start = end
         looks.append(_verdict(found))
     return looks
 
@@ -128,7 +136,7 @@ def _verdict(found: list[Candidate]) -> Look:
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
     real rival. Each pair is worked out once."""
-    pairs: dict[tuple[int, int], tuple[float, float, float] | None] = {}
+    pairs: dict[tuple[int, int], Differ | None] = {}
 
     def judge(a: int, b: int) -> Verdict:
         key = (min(a, b), max(a, b))
@@ -136,7 +144,7 @@ def _verdict(found: list[Candidate]) -> Look:
             pairs[key] = differ(found[key[0]], found[key[1]])
         stats = pairs[key]
         if stats is not None and a > b:  # the pair was worked out the other way round
-            stats = (stats[1], stats[0], stats[2])
+            stats = (stats[1], stats[0], stats[2], stats[3])
         return Verdict.of(stats)
 
     best = 0
@@ -146,4 +154,4 @@ def _verdict(found: list[Candidate]) -> Look:
     verdict, rival = min(((judge(best, k), k) for k in range(len(found)) if k != best),
                          key=lambda pair: pair[0].margin)
     return Look((found[best].name, found[best].template, found[rival].name), verdict.margin,
-                verdict.noise)
+                verdict.noise, verdict.clipped)

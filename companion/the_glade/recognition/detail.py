@@ -53,6 +53,7 @@ class Candidate:
     fit: float                    # hazy mean squared misfit over the whole patch
     centre: tuple[float, float]   # where the face lies, fine-view px
     angle: float
+    clipped: np.ndarray | None = None  # where the photo's patch has a clipped colour (0/1)
 
 
 def _back(m: np.ndarray, x: float, y: float) -> tuple[float, float]:
@@ -87,18 +88,24 @@ def place(view: np.ndarray, centre: tuple[float, float], angle: float, side: flo
 
 
 def compare(faces: list[tuple[str, int, np.ndarray]], patches: np.ndarray,
-            places: list[tuple[float, float, float]]) -> list[Candidate]:
+            places: list[tuple[float, float, float]],
+            clipped: np.ndarray | None = None) -> list[Candidate]:
     """Each candidate face (name, template, detail descriptor) against the photo's patch
-    (descriptor) where it was placed; best fit first."""
+    (descriptor) where it was placed; best fit first. ``clipped`` (one DETAIL x DETAIL map
+    per patch) marks the photo's pixels with a clipped colour."""
     out = []
-    for (name, template, face), patch, (cx, cy, a) in zip(faces, patches, places, strict=True):
+    if clipped is None:
+        clipped = np.zeros((len(faces), DETAIL, DETAIL), np.float32)
+    for (name, template, face), patch, (cx, cy, a), hot in zip(faces, patches, places, clipped,
+                                                               strict=True):
         flat = face.reshape(-1)
         fit = float(hazy_distances(patch[None], flat[None])[0, 0])
         # the face under the haze that fits best (glare veils a print; see hazy_distances)
         veil = 1.0 - flat
         haze = float(np.clip((patch - flat) @ veil / max(float(veil @ veil), 1e-6), 0.0, 0.4))
         seen = ((1 - haze) * face + haze).astype(np.float32)
-        out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a))
+        out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a,
+                             hot))
     return sorted(out, key=lambda c: c.fit)
 
 
@@ -108,14 +115,15 @@ class Verdict:
 
     margin: float   # 1: the photo is the best face there; 0: halfway between; < 0: the other
     noise: float    # the best face's own misfit there, in units of their difference
+    clipped: float = 0.0  # share of the photo's pixels there with a clipped colour
 
     @classmethod
-    def of(cls, found: tuple[float, float, float] | None) -> Verdict:
+    def of(cls, found: Differ | None) -> Verdict:
         """The verdict from two candidates' :func:`differ` (first, then second)."""
         if found is None:  # the same face twice
             return cls(1.0, 0.0)
-        e1, e2, gap = found
-        return cls((e2 - e1) / gap, e1 / gap)
+        e1, e2, gap, clipped = found
+        return cls((e2 - e1) / gap, e1 / gap, clipped)
 
 
 def _squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -125,10 +133,20 @@ def _squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return d[..., 0] + d[..., 1] + d[..., 2]
 
 
-def differ(first: Candidate, second: Candidate) -> tuple[float, float, float] | None:
+#: What :func:`differ` finds: each face's misfit, their difference, the clipped share.
+Differ = tuple[float, float, float, float]
+
+
+def _hot(candidate: Candidate) -> np.ndarray | float:
+    return 0.0 if candidate.clipped is None else candidate.clipped
+
+
+def differ(first: Candidate, second: Candidate) -> Differ | None:
     """Where two candidates' faces differ, weighted by how much: each one's own misfit to
-    the photo there, and the faces' difference there (None: the same face twice, as two
-    copies enrolled alike)."""
+    the photo there, the faces' difference there, and the share of the photo's pixels there
+    with a clipped colour (None: the same face twice, as two copies enrolled alike). Clipped
+    pixels only matter where the faces differ: an over-exposed paper round two fruits says
+    nothing about either, a clipped fruit does."""
     diff = _squares(first.face, second.face)
     weight = cv2.GaussianBlur(diff, (0, 0), WEIGHT_BLUR)
     total = float(weight.sum())
@@ -137,7 +155,9 @@ def differ(first: Candidate, second: Candidate) -> tuple[float, float, float] | 
     gap = float((weight * diff).sum() / total)
     e1 = float((weight * _squares(first.patch, first.face)).sum() / total)
     e2 = float((weight * _squares(second.patch, second.face)).sum() / total)
-    return e1, e2, max(gap, 1e-9)
+    hot = np.maximum(_hot(first), _hot(second))
+    clipped = float((weight * hot).sum() / total)
+    return e1, e2, max(gap, 1e-9), clipped
 
 
 def weighed(first: Candidate, second: Candidate) -> Verdict:

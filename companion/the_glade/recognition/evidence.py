@@ -17,6 +17,7 @@ import numpy as np
 
 from companion.the_glade.names import Square
 from companion.the_glade.recognition.close_calls import (
+    CLIPPED,
     REFINE_BELOW,
     REFINE_Z,
     SHIFTS,
@@ -94,6 +95,7 @@ class Evidence:
     centres: np.ndarray       # square centres, working px
     frame_share: np.ndarray   # share of the square inside the photo
     sat: np.ndarray           # share of its pixels with a clipped colour channel
+    tile_clipped: np.ndarray  # ... the same where its best two tile faces differ
     white: np.ndarray         # ... with all three clipped (washed out)
     empty: np.ndarray         # distance to the bare board there
     structure: np.ndarray     # its fine structure over the faintest tile's (nan: unmeasured)
@@ -120,7 +122,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
                         for sq in squares])
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     smooth = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), SMOOTH)
-    sat, white = _clipped(view, fine, centres)
+    hot = _hot(fine)
+    sat, white = _clipped(view, fine, hot, centres)
     empty = _empty_distances(cache, board, view, centres)
     ref, strip = _border(board, view, gray)
     known = ref.shape == view.shape  # the enrolled board covers the whole view
@@ -137,6 +140,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     looks = _closer_look(model, cache, tset, fine, smooth, tiles, close, tile_at, tile_angle,
                          tside, measured.blur)
+    tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
     # counters: only on inner squares that are neither clearly a tile nor clearly empty
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
     d_tile = np.array([t[0][0] for t in tiles])
@@ -146,25 +150,48 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
                                      Blur(sigma=measured.focus))
     return [sq.name for sq in squares], Evidence(
-        centres, frame_share, sat, white, empty, structure, outline, tile_at, tile_angle, tiles,
-        looks, counters, tint, disc, tset.full)
+        centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
+        tile_angle, tiles, looks, counters, tint, disc, tset.full)
 
 
-def _clipped(view: np.ndarray, fine: np.ndarray, centres: np.ndarray
+def _hot(fine: np.ndarray) -> np.ndarray:
+    """Where (1) the fine view has a clipped colour channel."""
+    blue, green, red = cv2.split(fine)  # channel-wise max: much quicker than numpy's
+    return (cv2.max(cv2.max(blue, green), red) >= CLIPPED).astype(np.float32)
+
+
+def _clipped(view: np.ndarray, fine: np.ndarray, hot: np.ndarray, centres: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray]:
-    """Per square, the share of pixels with a clipped colour channel (its colours are
-    doubtful: more margin is asked for) and with all three clipped (washed out: nothing can
-    be read there)."""
+    """Per square, the share of pixels with a clipped colour channel (``hot``) and with all
+    three clipped (washed out: nothing can be read there)."""
     half = CELL_PX // 2
     sat, white = np.zeros(len(centres)), np.zeros(len(centres))
-    blue, green, red = cv2.split(fine)  # channel-wise max and min: much quicker than numpy's
-    for hot, arr in ((cv2.max(cv2.max(blue, green), red) >= 250, sat),
-                     (cv2.min(cv2.min(blue, green), red) >= 250, white)):
-        small = cv2.resize(hot.astype(np.float32), (view.shape[1], view.shape[0]),
+    blue, green, red = cv2.split(fine)
+    washed = (cv2.min(cv2.min(blue, green), red) >= CLIPPED).astype(np.float32)
+    for where, arr in ((hot, sat), (washed, white)):
+        small = cv2.resize(where, (view.shape[1], view.shape[0]),
                            interpolation=cv2.INTER_AREA)
         arr[:] = [small[int(cy) - half:int(cy) + half, int(cx) - half:int(cx) + half].mean()
                   for cx, cy in centres]
     return sat, white
+
+
+def _clipped_where_they_differ(tset: Templates, hot: np.ndarray,
+                               tiles: list[tuple[Fit, Fit]], at: np.ndarray,
+                               angle: np.ndarray, tside: float) -> np.ndarray:
+    """Per square, the share of the tile's pixels with a clipped colour, weighted by how
+    much its best two faces differ there. An over-exposed photo clips the paper round the
+    prints, which tells no two faces apart; a clipped leaf or fruit does, and only then is
+    more margin asked for."""
+    patches = cut_many(hot, at * FINE, -angle, tside, TILE_PATCH)
+    out = np.zeros(len(tiles))
+    for i, ((_, j1, _), (_, j2, _)) in enumerate(tiles):
+        diff = ((tset.full[j1] - tset.full[j2]) ** 2).reshape(TILE_PATCH, TILE_PATCH, 3)
+        weight = diff[..., 0] + diff[..., 1] + diff[..., 2]
+        total = float(weight.sum())
+        if total > 1e-12:
+            out[i] = float((weight * patches[i]).sum() / total)
+    return out
 
 
 EMPTY_SIDE = CELL_PX * 0.8  # the middle of a square compared with the bare board (working px)

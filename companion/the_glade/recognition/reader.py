@@ -235,7 +235,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
     """Name the tile on square ``i`` (its face, turn and season) in ``reading``, with the
     reason when the name is not sure; returns the name's confidence."""
     (d1, j1, name1), (d2, j2, name2) = ev.tiles[i]
-    sat = ev.sat[i]
+    clipped = ev.tile_clipped[i]  # where the two differ: see _clipped_where_they_differ
     reading.centre = (float(ev.tile_at[i][0]), float(ev.tile_at[i][1]))
     reading.angle = float(ev.tile_angle[i])
     gap = template_gap(ev.templates, j1, j2)
@@ -244,8 +244,9 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
     zscore = misfit_z(d1, d2, gap)
     reading.distances["margin"] = round(margin, 3)
     reading.distances["z"] = round(float(zscore), 2)
+    reading.distances["clipped"] = round(float(clipped), 3)
     conf = margin
-    first_sure = margin >= NAME_MARGIN * (1 + 2 * sat) and zscore >= NAME_Z
+    first_sure = margin >= NAME_MARGIN * (1 + 2 * clipped) and zscore >= NAME_Z
     look = ev.looks.get(i)
     if look is None:
         sure = first_sure
@@ -254,7 +255,8 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         reading.distances["detail_margin"] = round(look.margin, 3)
         reading.distances["detail_noise"] = round(look.noise, 3)
         reading.distances["agree"] = float(look.names[0] == name1)
-        detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * sat)
+        reading.distances["detail_clipped"] = round(look.clipped, 3)
+        detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * look.clipped)
                        and look.noise <= DETAIL_NOISE)
         if look.names[0] == name1:
             # two looks agree: either sure is enough, or a clear closer look in a poorer
@@ -263,7 +265,8 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             sure = first_sure or detail_sure or agreed
             conf = max(look.margin, margin)  # the clearer of two looks that agree
         else:  # they disagree: only a clear closer look overrules the first
-            sure = look.margin >= STRONG_MARGIN * (1 + 2 * sat) and look.noise <= STRONG_NOISE
+            sure = (look.margin >= STRONG_MARGIN * (1 + 2 * look.clipped)
+                    and look.noise <= STRONG_NOISE)
             name2 = name1
             name1, j1 = look.names[0], look.names[1]
             conf = min(conf, look.margin)
