@@ -81,6 +81,12 @@ TILE_SEARCH = 0.14   # how far (in squares) a tile may lie off its square's cent
 COUNTER_SEARCH = 0.2
 
 SHORTLIST = 8  # names kept from the coarse pass for the fine one
+#: A close call's best names given their own best shift, and how many of them (the best
+#: after that) the closer look compares; the first look keeps its own best LOOKED_AT. Two
+#: creatures alike can put a tile's true face fourth before the shift (SAMPLE style 1: a
+#: mouse under a squirrel's two fruits).
+RERANKED = 5
+LOOKED_AT = 3
 
 #: One tile face's fit: (distance, template index, name).
 Fit = tuple[float, int, str]
@@ -268,7 +274,7 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
         gap = template_gap(tset.full, per[0][1], per[1][1])
         if (per[1][0] - per[0][0] < REFINE_BELOW * gap
                 or misfit_z(per[0][0], per[1][0], gap) < REFINE_Z):
-            close.append((i, [p[2] for p in per[:3]]))
+            close.append((i, [p[2] for p in per[:RERANKED]]))
         tiles.append((per[0], per[1]))
     return tiles, close
 
@@ -289,8 +295,11 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
     asks = []
     for (i, names), v in zip(close, vecs, strict=True):
         per = rerank(tset, cache, v, names)
-        tiles[i] = (per[0], per[1])
-        asks.append((at[i] * FINE, -angle[i], per))
+        # the first look names among its own best few: the more names shifted, the likelier
+        # one fits a shifted patch by chance
+        own = [p for p in per if p[2] in names[:LOOKED_AT]]
+        tiles[i] = (own[0], own[1])
+        asks.append((at[i] * FINE, -angle[i], per[:LOOKED_AT]))
     detail_view = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), DETAIL_SMOOTH)
     answers = closer_looks(model, cache, detail_view, asks, tside,
                            blur.scaled(FINE * DETAIL / tside))
