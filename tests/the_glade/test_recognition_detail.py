@@ -281,3 +281,48 @@ def test_a_true_face_ranked_fourth_at_first_is_still_looked_at(model1, seed, siz
     assert want.startswith("mouse/blackberry/")
     assert got.kind in ("tile", "uncertain") and (got.kind == "uncertain" or got.name == want), (
         got.name, got.reason)
+
+
+def _counter_view(model, pack, name: str, at: tuple[float, float], glare=None):
+    """A fine view (160 px) of one counter face lying with its centre ``at`` (working px)
+    on a board of its own green, with a soft patch of glare centred at ``glare``."""
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import FINE
+
+    face = next(c for c in pack.counters if c.counter == name).image
+    n = 160
+    view = np.full((n, n, 3), (60.0, 140.0, 70.0), np.float32)
+    size = round(counter_side(model.counter_size) * FINE)
+    disc = cv2.resize(face, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32)
+    x0, y0 = round(at[0] * FINE - size / 2), round(at[1] * FINE - size / 2)
+    inside = np.hypot(*np.mgrid[:size, :size] - (size - 1) / 2) <= size / 2
+    view[y0:y0 + size, x0:x0 + size][inside] = disc[inside]
+    if glare is not None:
+        yy, xx = np.mgrid[:n, :n]
+        spot = np.exp(-((xx - glare[0] * FINE) ** 2 + (yy - glare[1] * FINE) ** 2) / 300.0)
+        view = np.minimum(view + 80.0 * spot[..., None], 255.0)
+    return cv2.GaussianBlur(view, (0, 0), 1.0)
+
+
+def test_a_counter_found_far_off_centre_by_glare_is_placed_again_from_the_centre(model4):
+    """Found on a tuning photo (SAMPLE style 1): the round outline of a green counter on the
+    green board lost out to a patch of glare 13 px away, and the single was then read as
+    maybe double. Counters are laid near the middle of their square: one placed far off it
+    is placed again from the centre, and stays there unless the far place fits clearly
+    better, as it does for a counter that really lies far off."""
+    from companion.the_glade.recognition.counters import counters_placed
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import COUNTER_INSET, FINE
+
+    model, pack = model4
+    side = counter_side(model.counter_size) * COUNTER_INSET * FINE
+    centre = np.array([[40.0, 40.0]])
+    glare = (50.0, 29.0)
+    view = _counter_view(model, pack, "green-single", (40.0, 40.0), glare)
+    placed = counters_placed(model.counter_templates, view, np.array([glare]), centre, side)
+    assert np.hypot(*(placed[0] - centre[0])) < 1.5, placed
+    # a counter really lying 9 px off its square's centre is kept where it lies
+    off = (49.0, 40.0)
+    view = _counter_view(model, pack, "green-single", off)
+    placed = counters_placed(model.counter_templates, view, np.array([off]), centre, side)
+    assert np.hypot(*(placed[0] - np.array(off))) < 1.5, placed

@@ -31,7 +31,7 @@ from companion.the_glade.recognition.close_calls import (
 from companion.the_glade.recognition.counters import (
     colour_then_side,
     counter_colours,
-    place_counters,
+    counters_placed,
 )
 from companion.the_glade.recognition.detail import (
     DETAIL,
@@ -323,7 +323,7 @@ def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
                                round(COUNTER_SEARCH * CELL_PX), windowed=True)
     cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
     faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
-    at = place_counters(faces.shapes, smooth, at, cside)
+    at = counters_placed(faces.shapes, smooth, at, centres[idx], cside)
     patches = cut_many(smooth, at * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
     # whether a counter lies there: its shape and shading, as for tiles
     vecs = describe(patches, plane=False, where=disc_mask())
