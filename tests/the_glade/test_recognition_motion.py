@@ -149,3 +149,26 @@ def test_over_exposed_paper_asks_no_more_margin_but_a_clipped_print_does():
     clipped_look = Look(look.names, margin=0.3, noise=0.3, clipped=0.7)
     close = _one_square(0.001, 0.02, clipped_look, sat=0.7)
     assert _judge(model, close, 0, "B2").kind == "uncertain"
+
+
+def test_a_patch_of_glare_with_no_print_is_no_counter():
+    """Found on tuning photos: a soft patch of glare on a bare green square passed for a
+    round counter's outline, and the square was doubted ("empty or counter?"). A counter's
+    toadstools always bring some sharp structure; a square with none at all holds none."""
+    from companion.the_glade.recognition.reader import NO_COUNTER_STRUCTURE
+
+    model = SimpleNamespace(tile_turns=np.array([0, 0]), tile_seasons=["spring", "spring"])
+
+    def square(structure: float) -> Evidence:
+        ev = _one_square(0.03, 0.05, None)
+        ev.empty[0], ev.structure[0], ev.outline[0] = 0.0144, structure, 0.3
+        ev.disc = np.array([0.6])  # a round outline was found
+        ev.counters = {0: (0.0144, 0.5, "green-single", "green-double", np.zeros(2))}
+        ev.tint = {0: (0.0127, 0.009)}  # its colours: nearer the bare board, not clearly
+        return ev
+
+    assert _judge(model, square(0.01), 0, "E5").kind == "empty"
+    doubted = _judge(model, square(NO_COUNTER_STRUCTURE * 3), 0, "E5")
+    assert doubted.kind == "uncertain" and doubted.reason == "empty or counter?"
+    # unmeasured structure (no enrolled board round the view) rules nothing out
+    assert _judge(model, square(float("nan")), 0, "E5").kind == "uncertain"

@@ -58,6 +58,9 @@ DISC_NONE = 0.42     # a counter's outline matching worse than this: no counter
 DISC_SURE = 0.5      # ... worse than this: not sure, unless the counter reading is far
 CLEAR_COUNTER = 0.4  # better than the others (best / second-best kind distance below this)
 BARE_STRUCTURE = 0.2  # fine structure, over the faintest tile's, below which no tile lies
+NO_COUNTER_STRUCTURE = 0.05  # ... and no counter: a counter's toadstools show at least 0.11
+                             # (1,386 counters of styles 1 and 3, the blurriest a green one on
+                             # the green board), half the bare squares 0.03 or less
 PIECE_STRUCTURE = 0.5  # ... above which some piece does (see _counter_despite_outline)
 CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
 TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square (1% of tiles
@@ -185,6 +188,8 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     c1, _, _, _, _ = ev.counters.get(i, (float("inf"), 0.0, "", "", ev.centres[i]))
     if ev.disc[i] < DISC_NONE and not _counter_despite_outline(ev.structure[i], ev.tint.get(i)):
         c1 = float("inf")  # no round counter there
+    if ev.structure[i] < NO_COUNTER_STRUCTURE:
+        c1 = float("inf")  # no print at all: a patch of glare can pass for a disc
     # a square showing none of the sharp structure a tile brings holds no tile, however
     # poorly the bare board matches in its light (False when unmeasured: nan)
     bare = bool(ev.structure[i] < BARE_STRUCTURE)
