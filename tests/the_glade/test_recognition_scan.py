@@ -141,13 +141,27 @@ def test_counters_in_enclosures(model, pack, photos):
     assert wrong_squares(data, truth) == []
 
 
-def test_empty_board(model, pack, photos):
+def test_empty_board(model, pack, photos, monkeypatch):
+    """An empty board reads empty, and its bare squares (too bare of structure to hold a
+    tile) are never given the closer look at close tile calls: every tile fits them about
+    as badly, and the look would cost time for nothing."""
+    from companion.the_glade.recognition import evidence
+
+    looked: list = []
+    real = evidence.closer_looks
+
+    def closer_looks(model, cache, view, squares, side, blur):
+        looked.extend(squares)
+        return real(model, cache, view, squares, side, blur)
+
+    monkeypatch.setattr(evidence, "closer_looks", closer_looks)
     state = {"board": G8.to_dict(), "forest": {"tiles": {}, "counters": {}}}
     path, _ = shoot(photos, pack, state, 62, "empty", spoil=Degradations(glare=False))
     data = scan(path, model=model).data
     assert data["board"]["rows"] == 8
     assert data["forest"] == {"tiles": {}, "counters": {}}
     assert data["uncertain"] == []
+    assert looked == []
 
 
 def test_strong_glare_is_uncertain_not_wrong(model, pack, photos):

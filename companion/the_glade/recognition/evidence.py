@@ -54,6 +54,7 @@ from companion.the_glade.recognition.model import (
 from companion.the_glade.recognition.pose import pose_search
 from companion.the_glade.recognition.ranking import best_per_name
 from companion.the_glade.recognition.structure import (
+    BARE_STRUCTURE,
     fine_structure,
     structure_residual,
 )
@@ -145,7 +146,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     tile_angle = np.array([ANGLES[k] for k in which])
     tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     looks = _closer_look(model, cache, tset, fine, smooth, tiles, close, tile_at, tile_angle,
-                         tside, measured.blur)
+                         tside, measured.blur, structure < BARE_STRUCTURE)
     tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
     # counters: only on inner squares that are neither clearly a tile nor clearly empty
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
@@ -282,10 +283,12 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
 def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
                  smooth: np.ndarray, tiles: list[tuple[Fit, Fit]],
                  close: list[tuple[int, list[str]]], at: np.ndarray, angle: np.ndarray,
-                 tside: float, blur: Blur) -> dict[int, Look | None]:
+                 tside: float, blur: Blur, bare: np.ndarray) -> dict[int, Look | None]:
     """Close calls looked at again (see :mod:`close_calls`): each name's best small shift
     first (``tiles`` is updated with the new best two), then at full detail, with the faces
-    blurred as the photo is, motion and all."""
+    blurred as the photo is, motion and all. Squares too ``bare`` of structure to hold a
+    tile (often half the board, every tile fitting them about as badly) are not looked at
+    closer: no tile is named there."""
     if not close:
         return {}
     # every shift of every close square described in one go
@@ -299,11 +302,14 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
         # one fits a shifted patch by chance
         own = [p for p in per if p[2] in names[:LOOKED_AT]]
         tiles[i] = (own[0], own[1])
-        asks.append((at[i] * FINE, -angle[i], per[:LOOKED_AT]))
+        if not bare[i]:
+            asks.append((i, (at[i] * FINE, -angle[i], per[:LOOKED_AT])))
+    if not asks:
+        return {}
     detail_view = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), DETAIL_SMOOTH)
-    answers = closer_looks(model, cache, detail_view, asks, tside,
+    answers = closer_looks(model, cache, detail_view, [ask for _, ask in asks], tside,
                            blur.scaled(FINE * DETAIL / tside))
-    return {i: look for (i, _), look in zip(close, answers, strict=True)}
+    return {i: look for (i, _), look in zip(asks, answers, strict=True)}
 
 
 def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,

@@ -35,6 +35,7 @@ from companion.the_glade.recognition.model import (
     BoardModel,
     Model,
 )
+from companion.the_glade.recognition.structure import BARE_STRUCTURE
 from companion.vision.board import (
     PHOTO_FEATURES,
     RETRY_FEATURES,
@@ -57,11 +58,13 @@ MAX_DISTANCE = 0.06  # best distance above this: not sure
 DISC_NONE = 0.42     # a counter's outline matching worse than this: no counter
 DISC_SURE = 0.5      # ... worse than this: not sure, unless the counter reading is far
 CLEAR_COUNTER = 0.4  # better than the others (best / second-best kind distance below this)
-BARE_STRUCTURE = 0.2  # fine structure, over the faintest tile's, below which no tile lies
-NO_COUNTER_STRUCTURE = 0.05  # ... and no counter: a counter's toadstools show at least 0.11
-                             # (1,386 counters of styles 1 and 3, the blurriest a green one on
-                             # the green board), half the bare squares 0.03 or less
-PIECE_STRUCTURE = 0.5  # ... above which some piece does (see _counter_despite_outline)
+#: Fine structure, over the faintest tile's, below which no counter lies (and below
+#: BARE_STRUCTURE no tile): a counter's toadstools show at least 0.11 (1,386 counters of
+#: styles 1 and 3, the blurriest a green one on the green board), half the bare squares
+#: 0.03 or less.
+NO_COUNTER_STRUCTURE = 0.05
+PIECE_STRUCTURE = 0.5  # fine structure above which some piece lies (see
+                       # _counter_despite_outline)
 CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
 TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square (1% of tiles
                      # show less; no bare square that a tile fitted better showed over 0.55)

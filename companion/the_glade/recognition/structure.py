@@ -16,6 +16,8 @@ import numpy as np
 
 #: The scales of light (divided out) and of structure (finer is kept), in squares.
 LIGHT = 1 / 6
+#: A square's fine structure, over the faintest tile's, below which no tile lies there.
+BARE_STRUCTURE = 0.2
 DETAIL = 1 / 16
 
 
