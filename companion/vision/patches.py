@@ -107,6 +107,19 @@ def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
     return np.clip(flat / light, 0, 1.6).reshape(patches.shape)
 
 
+#: A colour channel this bright is clipped: its true value is unknown.
+CLIPPED = 250
+
+
+def clipped(image: np.ndarray, every: bool = False) -> np.ndarray:
+    """Where (1.0, float32) an image's pixels (..., 3 colours) have a clipped colour channel,
+    or with ``every`` all three (washed out). Channel by channel: numpy's reduction over a
+    short last axis is slow."""
+    pick = np.minimum if every else np.maximum
+    level = pick(pick(image[..., 0], image[..., 1]), image[..., 2])
+    return (level >= CLIPPED).astype(np.float32)
+
+
 def cut(image: np.ndarray, centre: tuple[float, float], angle: float, side: float,
         out: int) -> np.ndarray:
     """The square of ``side`` px centred at ``centre``, turned by ``angle`` degrees

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from companion.errors import InputFileError, RecognitionError
 from companion.vision.board import BoardFinder, PhotoFeatures, project, rectify
 from companion.vision.image import decode_image, load_image
-from companion.vision.patches import describe, distances, hazy_distances
+from companion.vision.patches import clipped, describe, distances, hazy_distances
 from companion.vision.sim import Camera, Degradations, degrade, place, scene_to_photo, table
 
 
@@ -98,3 +98,14 @@ def test_row_quantiles_and_luminance_are_numpys_to_the_bit(rows, cols, q, seed):
     assert np.array_equal(_quantile_rows(values, q), np.quantile(values, q, axis=1))
     pixels = (rng.random((rows, cols, 3)) * 255).astype(np.float32)
     assert np.array_equal(_luminance(pixels), pixels.mean(axis=-1))
+
+
+def test_clipped_marks_any_or_every_colour_at_the_top():
+    """The same masks as numpy's reductions over the colours, for photos (uint8) and patches
+    (float) alike."""
+    rng = np.random.default_rng(3)
+    photo = rng.integers(200, 256, (40, 30, 3), dtype=np.uint8)
+    for image in (photo, photo.astype(np.float32)[None]):
+        assert np.array_equal(clipped(image), (image.max(axis=-1) >= 250).astype(np.float32))
+        assert np.array_equal(clipped(image, every=True),
+                              (image.min(axis=-1) >= 250).astype(np.float32))

@@ -25,10 +25,9 @@ from companion.the_glade.recognition.detail import (
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
 from companion.vision.blur import Blur
-from companion.vision.patches import cut, cut_many, describe
+from companion.vision.patches import clipped, cut, cut_many, describe
 
 REFINE_Z = 3.0
-CLIPPED = 250  # a colour channel this bright is clipped: its true value is unknown
 REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
 
 
@@ -117,15 +116,12 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         jobs.append((faces, place(view, at, angle, side, [gray for *_, gray in looked_up])))
     cuts = [cut(view, (cx, cy), a, side, DETAIL) for _, places in jobs for cx, cy, a in places]
     stack = np.stack(cuts)
-    patches = describe(stack)
-    # channel by channel: numpy's reduction over a short last axis is slow
-    brightest = np.maximum(np.maximum(stack[..., 0], stack[..., 1]), stack[..., 2])
-    clipped = (brightest >= CLIPPED).astype(np.float32)
+    patches, hot = describe(stack), clipped(stack)
     looks: list[Look | None] = []
     start = 0
     for faces, places in jobs:
         end = start + len(faces)
-        found = compare(faces, patches[start:end], places, clipped[start:end])
+        found = compare(faces, patches[start:end], places, hot[start:end])
         start = end
         looks.append(_verdict(found))
     return looks

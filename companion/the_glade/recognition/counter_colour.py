@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.patches import clipped
+
 
 def colour_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Flatten (n, s, s, 3) counter patches already freed of the photo's light: keep the disc
@@ -47,8 +49,7 @@ def board_light(view: np.ndarray, board: np.ndarray, where: np.ndarray) -> np.nd
     divided by their own level."""
     v = view[where].reshape(-1, 3).astype(np.float32)
     b = board[where].reshape(-1, 3).astype(np.float32)
-    # channel by channel: numpy's max over a short last axis is slow on many pixels
-    usable = ((np.maximum(np.maximum(v[:, 0], v[:, 1]), v[:, 2]) < 250)
+    usable = ((clipped(v) == 0)
               & (np.minimum(np.minimum(b[:, 0], b[:, 1]), b[:, 2]) > 8))
     if usable.sum() < 200:
         return None

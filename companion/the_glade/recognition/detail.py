@@ -126,7 +126,7 @@ class Verdict:
         return cls((e2 - e1) / gap, e1 / gap, clipped)
 
 
-def _squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def squared_difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Squared difference of two (n, n, 3) images summed over the colours: the same values
     as ``((a - b) ** 2).sum(axis=2)``, without numpy's slow reduction over a short axis."""
     d = (a - b) ** 2
@@ -147,14 +147,14 @@ def differ(first: Candidate, second: Candidate) -> Differ | None:
     with a clipped colour (None: the same face twice, as two copies enrolled alike). Clipped
     pixels only matter where the faces differ: an over-exposed paper round two fruits says
     nothing about either, a clipped fruit does."""
-    diff = _squares(first.face, second.face)
+    diff = squared_difference(first.face, second.face)
     weight = cv2.GaussianBlur(diff, (0, 0), WEIGHT_BLUR)
     total = float(weight.sum())
     if total <= 1e-9:
         return None
     gap = float((weight * diff).sum() / total)
-    e1 = float((weight * _squares(first.patch, first.face)).sum() / total)
-    e2 = float((weight * _squares(second.patch, second.face)).sum() / total)
+    e1 = float((weight * squared_difference(first.patch, first.face)).sum() / total)
+    e2 = float((weight * squared_difference(second.patch, second.face)).sum() / total)
     hot = np.maximum(_hot(first), _hot(second))
     clipped = float((weight * hot).sum() / total)
     return e1, e2, max(gap, 1e-9), clipped

@@ -17,7 +17,6 @@ import numpy as np
 
 from companion.the_glade.names import Square
 from companion.the_glade.recognition.close_calls import (
-    CLIPPED,
     REFINE_BELOW,
     REFINE_Z,
     SHIFTS,
@@ -36,6 +35,7 @@ from companion.the_glade.recognition.counters import (
 from companion.the_glade.recognition.detail import (
     DETAIL,
     DETAIL_SMOOTH,
+    squared_difference,
 )
 from companion.the_glade.recognition.enrol import counter_side, tile_side
 from companion.the_glade.recognition.model import (
@@ -69,6 +69,7 @@ from companion.the_glade.recognition.templates import (
 )
 from companion.vision.blur import Blur, MeasuredBlur, measure_blur
 from companion.vision.patches import (
+    clipped,
     cut_many,
     describe,
     distances,
@@ -129,8 +130,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
                         for sq in squares])
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     smooth = cv2.GaussianBlur(fine.astype(np.float32), (0, 0), SMOOTH)
-    hot = _hot(fine)
-    sat, white = _clipped(view, fine, hot, centres)
+    hot = clipped(fine)
+    sat, white = _clipped_shares(view, hot, clipped(fine, every=True), centres)
     empty = _empty_distances(cache, board, view, centres)
     ref, strip = _border(board, view, gray)
     known = ref.shape == view.shape  # the enrolled board covers the whole view
@@ -161,20 +162,12 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
         tile_angle, tiles, looks, counters, tint, disc, tset.full)
 
 
-def _hot(fine: np.ndarray) -> np.ndarray:
-    """Where (1) the fine view has a clipped colour channel."""
-    blue, green, red = cv2.split(fine)  # channel-wise max: much quicker than numpy's
-    return (cv2.max(cv2.max(blue, green), red) >= CLIPPED).astype(np.float32)
-
-
-def _clipped(view: np.ndarray, fine: np.ndarray, hot: np.ndarray, centres: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """Per square, the share of pixels with a clipped colour channel (``hot``) and with all
-    three clipped (washed out: nothing can be read there)."""
+def _clipped_shares(view: np.ndarray, hot: np.ndarray, washed: np.ndarray,
+                    centres: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per square, the share of pixels with a clipped colour channel (``hot``, at the fine
+    view's size) and with all three clipped (``washed``: nothing can be read there)."""
     half = CELL_PX // 2
     sat, white = np.zeros(len(centres)), np.zeros(len(centres))
-    blue, green, red = cv2.split(fine)
-    washed = (cv2.min(cv2.min(blue, green), red) >= CLIPPED).astype(np.float32)
     for where, arr in ((hot, sat), (washed, white)):
         small = cv2.resize(where, (view.shape[1], view.shape[0]),
                            interpolation=cv2.INTER_AREA)
@@ -192,9 +185,9 @@ def _clipped_where_they_differ(tset: Templates, hot: np.ndarray,
     more margin asked for."""
     patches = cut_many(hot, at * FINE, -angle, tside, TILE_PATCH)
     out = np.zeros(len(tiles))
+    shape = (TILE_PATCH, TILE_PATCH, 3)
     for i, ((_, j1, _), (_, j2, _)) in enumerate(tiles):
-        diff = ((tset.full[j1] - tset.full[j2]) ** 2).reshape(TILE_PATCH, TILE_PATCH, 3)
-        weight = diff[..., 0] + diff[..., 1] + diff[..., 2]
+        weight = squared_difference(tset.full[j1].reshape(shape), tset.full[j2].reshape(shape))
         total = float(weight.sum())
         if total > 1e-12:
             out[i] = float((weight * patches[i]).sum() / total)
@@ -252,7 +245,7 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
                 angle: np.ndarray, tside: float
                 ) -> tuple[list[tuple[Fit, Fit]], list[tuple[int, list[str]]]]:
     """Each square's best two tile faces: a shortlist of names from small patches, then
-    every face of those names; and the close calls (square, its best three names) that
+    every face of those names; and the close calls (square, its best RERANKED names) that
     deserve a closer look."""
     vecs = describe(cut_many(smooth, at * FINE, -angle, tside, TILE_PATCH))
     coarse = hazy_distances(coarse_patches(vecs, TILE_PATCH), tset.coarse,
