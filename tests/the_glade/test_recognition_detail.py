@@ -18,7 +18,14 @@ from companion.the_glade.recognition.counter_colour import (
     colour_templates,
     colour_vectors,
 )
-from companion.the_glade.recognition.detail import DETAIL, Candidate, compare, place, weighed
+from companion.the_glade.recognition.detail import (
+    DETAIL,
+    Candidate,
+    compare,
+    place,
+    veiled,
+    weighed,
+)
 from companion.the_glade.recognition.enrol import build_model
 from companion.the_glade.recognition.model import disc_mask
 from companion.the_glade.recognition.reader import read_board
@@ -103,6 +110,29 @@ def test_clipped_share_of_a_tile_is_weighed_where_its_best_two_faces_differ():
     assert shares[0] < 0.1
     shares = _clipped_where_they_differ(tset, 1.0 - hot, fits, at, np.zeros(1), side)
     assert shares[0] > 0.9
+
+
+def test_a_fruit_under_the_thick_edge_of_a_glare_spot_is_still_its_own():
+    """Glare veils a tile unevenly: thick over the fruit in one corner, thin over the
+    creature. One even veil for the whole tile leaves the veiled dark fruit nearer a lighter
+    look-alike (the code before this test named the look-alike, margin 0.65); a smooth
+    veil fitted over the tile sees the dark fruit under it."""
+    a = np.full((DETAIL, DETAIL, 3), 0.85, np.float32)
+    a[8:36, 8:36] = (0.25, 0.35, 0.3)                 # the print both faces share
+    a[44:58, 44:58] = (0.2, 0.3, 0.5)                 # a dark fruit ...
+    b = a.copy()
+    b[44:58, 44:58] = (0.4, 0.48, 0.62)               # ... and its lighter look-alike
+    yy, xx = np.mgrid[0:DETAIL, 0:DETAIL].astype(np.float32)
+    x, y = (xx - 31.5) / 32, (yy - 31.5) / 32
+    veil = (0.4 * (x + 1) / 2 * (y + 1) / 2)[..., None]  # thick at the lower right
+    photo = ((1 - veil) * a + veil).reshape(-1)
+    found = compare([("b", 1, b), ("a", 0, a)], np.stack([photo, photo]), [(0.0, 0.0, 0.0)] * 2)
+    assert [c.name for c in found] == ["a", "b"]
+    verdict = weighed(found[0], found[1])
+    assert verdict.margin > 0.95 and verdict.noise < 0.05
+    # a veil never darkens: a face lighter than the photo is not made to fit
+    dark = ((1 - 0.3) * a).reshape(-1)
+    assert veiled(b, dark).min() >= b.min() - 1e-6
 
 
 def test_align_finds_a_face_moved_and_turned():
