@@ -155,6 +155,36 @@ def test_align_finds_a_face_moved_and_turned():
     assert found[0].angle == pytest.approx(1.5, abs=1.0)  # turned back upright
 
 
+def test_look_alikes_are_compared_where_the_tile_lies_not_where_each_fits_best():
+    """Two faces alike but for a fruit 3 px apart. Aligned each on its own, the look-alike
+    shifted under a pixel and turned 2 degrees to lay its fruit over the photo's, and the
+    right face won by a margin of only 0.46. Compared where the tile lies (where their mean
+    face fits), the right face wins clearly."""
+    from companion.the_glade.recognition.close_calls import _verdict, one_place
+
+    a = np.full((DETAIL, DETAIL, 3), 0.85, np.float32)
+    cv2.circle(a, (24, 24), 14, (0.25, 0.45, 0.3), -1)   # the creature both share
+    cv2.circle(a, (46, 46), 6, (0.2, 0.3, 0.5), -1)      # a fruit ...
+    b = a.copy()
+    b[38:56, 38:56] = 0.85
+    cv2.circle(b, (49, 46), 6, (0.2, 0.3, 0.5), -1)      # ... the look-alike's, 3 px over
+    n, side = 200, 74.0
+    view = np.full((n, n, 3), 0.85, np.float32)
+    big = cv2.resize(a, (round(side), round(side)), interpolation=cv2.INTER_LINEAR)
+    m = cv2.getRotationMatrix2D((side / 2, side / 2), 0.0, 1.0)
+    m[:, 2] += (100 - side / 2, 100 - side / 2)
+    view = cv2.warpAffine(big, m, (n, n), dst=view, borderMode=cv2.BORDER_TRANSPARENT)
+    fa, fb = (describe(f[None])[0].reshape(f.shape) for f in (a, b))
+    where = one_place(view, (101.0, 99.0), 0.0, side,
+                      [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in (fa, fb)])
+    assert where[:2] == pytest.approx((100.0, 100.0), abs=0.5)
+    patch = describe(cut(view, where[:2], where[2], side, DETAIL)[None])
+    look = _verdict(compare([("b", 1, fb), ("a", 0, fa)], np.repeat(patch, 2, axis=0),
+                            [where, where]))
+    assert look.names[0] == "a" and look.names[2] == "b"
+    assert look.margin > 0.7 and look.noise < 0.1
+
+
 def test_board_light_measures_a_colour_cast_on_the_border():
     rng = np.random.default_rng(1)
     board = rng.uniform(40, 200, (48, 48, 3)).astype(np.float32)
