@@ -178,7 +178,12 @@ def template_sums(templates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.einsum("ij,ij->i", templates, templates), templates.sum(axis=1)
 
 
-def hazy_distances(vecs: np.ndarray, templates: np.ndarray, max_haze: float = 0.4,
+#: The most a veil of glare may lighten a print: a share ``h`` of even light on top,
+#: ``(1 - h) t + h``, ``h`` at most this (a stronger veil leaves too little print to read).
+MAX_HAZE = 0.4
+
+
+def hazy_distances(vecs: np.ndarray, templates: np.ndarray, max_haze: float = MAX_HAZE,
                    penalty: float = HAZE_PENALTY,
                    sums: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Like :func:`distances`, but each template may first be veiled by haze: a share
@@ -203,7 +208,8 @@ def hazy_distances(vecs: np.ndarray, templates: np.ndarray, max_haze: float = 0.
     return np.maximum(d, 0) / n
 
 
-def hazy_pairs(vecs: np.ndarray, templates: np.ndarray, max_haze: float = 0.4) -> np.ndarray:
+def hazy_pairs(vecs: np.ndarray, templates: np.ndarray,
+               max_haze: float = MAX_HAZE) -> np.ndarray:
     """:func:`hazy_distances` of each vector to the template in the same row only."""
     n = vecs.shape[1]
     vt = np.einsum("ij,ij->i", vecs, templates)

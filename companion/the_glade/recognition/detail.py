@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.patches import cut, describe, parabola_peak
+from companion.vision.patches import MAX_HAZE, cut, describe, parabola_peak
 
 #: Side of a detail patch (px) and the smoothing of the fine view it is cut from (fine px).
 DETAIL = 64
@@ -99,8 +99,6 @@ def _haze_terms(n: int) -> np.ndarray:
 HAZE_TERMS = _haze_terms(DETAIL)
 HAZE_FIT_TERMS = HAZE_TERMS.reshape(DETAIL, DETAIL, -1)[::2, ::2].reshape(
     -1, HAZE_TERMS.shape[1]).copy()
-#: A veil this strong at most, as :func:`companion.vision.patches.hazy_distances` allows.
-MAX_HAZE = 0.4
 
 
 def veiled(face: np.ndarray, patch: np.ndarray) -> np.ndarray:
