@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.the_glade.names import BoardGeometry
 from companion.the_glade.recognition.counter_colour import (
@@ -68,6 +70,49 @@ def test_weighed_ignores_misfit_where_the_faces_agree():
     smudged[12:38, 12:38] += 0.3
     verdict = weighed(_candidate(a, smudged, "a"), _candidate(b, smudged, "b"))
     assert verdict.margin > 0.9 and verdict.noise < 0.1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.floats(0.0, 0.4))
+def test_the_best_faces_own_misfit_moves_the_margin_by_at_most_twice_its_root(seed, size):
+    """Whatever spoils the photo (noise, a smudge, a misplaced fruit), a residual of energy
+    ``noise`` (in units of the faces' difference) moves the margin from 1 by at most
+    2 sqrt(noise): why a closer look is judged by margin / sqrt(noise)."""
+    a, b = _faces(seed % 7)
+    rng = np.random.default_rng(seed)
+    residual = rng.normal(0, 1, a.shape).astype(np.float32) * size
+    if seed % 3 == 0:  # a residual shaped like the difference itself: the worst case
+        residual = (b - a) * size * 2
+    photo = a + residual
+    verdict = weighed(_candidate(a, photo, "a"), _candidate(b, photo, "b"))
+    assert abs(verdict.margin - 1) <= 2 * np.sqrt(verdict.noise) + 1e-3
+
+
+def test_a_look_is_judged_by_its_margin_over_the_root_of_its_noise():
+    """Measured on the tuning photos: looks that named a wrong face had margin / sqrt(noise)
+    of 0.34 or less. A margin of 0.2 in a misfit of 0.5 (0.28) was once sure enough to
+    confirm a first look; a margin of 0.38 in a misfit of 0.2 (0.85) was once too small to
+    overrule one."""
+    from companion.the_glade.recognition.close_calls import (
+        AGREED_CLEARNESS,
+        AGREED_MARGIN,
+        STRONG_CLEARNESS,
+        STRONG_MARGIN,
+        Look,
+    )
+
+    def look(margin: float, noise: float, clipped: float = 0.0) -> Look:
+        return Look(("a", 0, "b"), margin, noise, clipped)
+
+    assert not look(0.2, 0.5).sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    assert look(0.25, 0.2).sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    assert look(0.38, 0.2).sure(STRONG_CLEARNESS, STRONG_MARGIN)
+    assert not look(0.358, 0.577).sure(STRONG_CLEARNESS, STRONG_MARGIN)  # a wrong look, style 6
+    # a tiny margin is never sure, however small the misfit
+    assert not look(0.1, 0.001).sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    # clipped pixels where the faces differ ask for a clearer look
+    assert look(0.38, 0.2).clearness == pytest.approx(0.38 / np.sqrt(0.2))
+    assert not look(0.38, 0.2, clipped=0.2).sure(STRONG_CLEARNESS, STRONG_MARGIN)
 
 
 def test_clipped_pixels_count_only_where_the_faces_differ():

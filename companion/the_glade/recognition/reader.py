@@ -19,12 +19,10 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition.close_calls import (
+    AGREED_CLEARNESS,
     AGREED_MARGIN,
-    AGREED_NOISE,
-    DETAIL_MARGIN,
-    DETAIL_NOISE,
+    STRONG_CLEARNESS,
     STRONG_MARGIN,
-    STRONG_NOISE,
     misfit_z,
     template_gap,
 )
@@ -264,17 +262,12 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         reading.distances["detail_noise"] = round(look.noise, 3)
         reading.distances["agree"] = float(look.names[0] == name1)
         reading.distances["detail_clipped"] = round(look.clipped, 3)
-        detail_sure = (look.margin >= DETAIL_MARGIN * (1 + 2 * look.clipped)
-                       and look.noise <= DETAIL_NOISE)
-        if look.names[0] == name1:
-            # two looks agree: either sure is enough, or a clear closer look in a poorer
-            # fit (blur the templates do not model)
-            agreed = look.margin >= AGREED_MARGIN and look.noise <= AGREED_NOISE
-            sure = first_sure or detail_sure or agreed
+        reading.distances["detail_clearness"] = round(look.clearness, 3)
+        if look.names[0] == name1:  # two looks agree: either sure is enough
+            sure = first_sure or look.sure(AGREED_CLEARNESS, AGREED_MARGIN)
             conf = max(look.margin, margin)  # the clearer of two looks that agree
         else:  # they disagree: only a clear closer look overrules the first
-            sure = (look.margin >= STRONG_MARGIN * (1 + 2 * look.clipped)
-                    and look.noise <= STRONG_NOISE)
+            sure = look.sure(STRONG_CLEARNESS, STRONG_MARGIN)
             name2 = name1
             name1, j1 = look.names[0], look.names[1]
             conf = min(conf, look.margin)
