@@ -110,9 +110,45 @@ def test_a_look_is_judged_by_its_margin_over_the_root_of_its_noise():
     assert not look(0.358, 0.577).sure(STRONG_CLEARNESS, STRONG_MARGIN)  # a wrong look, style 6
     # a tiny margin is never sure, however small the misfit
     assert not look(0.1, 0.001).sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    # nor a look whose best face misfits the photo by more than the faces differ
+    assert not look(1.2, 1.5).sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    assert look(0.5, 0.9).sure(AGREED_CLEARNESS, AGREED_MARGIN)
     # clipped pixels where the faces differ ask for a clearer look
     assert look(0.38, 0.2).clearness == pytest.approx(0.38 / np.sqrt(0.2))
     assert not look(0.38, 0.2, clipped=0.2).sure(STRONG_CLEARNESS, STRONG_MARGIN)
+
+
+def _named(first_z: float, look_margin: float, look_noise: float) -> tuple[str, str]:
+    """The tile name (and reason) the reader gives a square whose first look names A over B
+    with margin 0.5 at misfit z ``first_z``, and whose closer look names B over A."""
+    from types import SimpleNamespace
+
+    from companion.the_glade.recognition.close_calls import Look, misfit_z
+    from companion.the_glade.recognition.reader import SquareReading, _name_tile
+
+    templates = np.zeros((2, 16), np.float32)
+    templates[1, :4] = 1.0
+    gap = float(((templates[0] - templates[1]) ** 2).mean())
+    d1 = gap * (0.5 * np.sqrt(32 * 32 * 3 / 16) / (2 * first_z)) ** 2  # z of (d1, d1 + gap / 2)
+    assert misfit_z(d1, d1 + 0.5 * gap, gap) == pytest.approx(first_z)
+    ev = SimpleNamespace(tiles=[((d1, 0, "A"), (d1 + 0.5 * gap, 1, "B"))],
+                         tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
+                         tile_angle=np.zeros(1), templates=templates,
+                         looks={0: Look(("B", 1, "A"), look_margin, look_noise)})
+    model = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "spring"])
+    reading = SquareReading("A1", "tile")
+    _name_tile(model, ev, 0, reading)
+    return reading.name, reading.reason
+
+
+def test_a_firm_first_look_stands_against_a_closer_look_that_cannot_tell():
+    """Found on art styles 6 and 9: a first look sure by 4-9 times the photo's misfit, and a
+    closer look naming the other fruit by a margin that is the photo's noise tipping a near
+    tie. The first look was right each time; the square was doubted for nothing."""
+    assert _named(4.0, 0.05, 0.4) == ("A", "")          # the closer look cannot tell
+    assert _named(4.0, 0.6, 0.2) == ("B", "")           # a clear closer look overrules
+    assert _named(2.0, 0.05, 0.4) == ("B", "looks like B or A")  # first look not firm
+    assert _named(4.0, 0.3, 0.4) == ("B", "looks like B or A")   # 0.47 clear: it tells
 
 
 def test_clipped_pixels_count_only_where_the_faces_differ():
