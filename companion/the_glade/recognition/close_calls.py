@@ -31,8 +31,8 @@ from companion.vision.patches import clipped, cut, cut_many, describe
 #: (see misfit_z) is a close call, however wide its margin. 3 let a blackberry be named a
 #: mushroom as sure at z 3.3 on art style 9, and its leaf shades too: at 4, the style 9
 #: benchmark's wrong squares went from 7 to 5 (0.054% to 0.038%) and its boards exactly
-#: right from 92.0% to 92.8%, at no measurable cost in time; on the tuning photos one board
-#: of 400 gained a doubt.
+#: right from 92.0% to 92.8%, at no measurable cost in time. Its price: style 6 lost 3 boards
+#: to doubts (no more wrong), the tuning photos one of 400; a wrong answer is worse.
 REFINE_Z = 4.0
 REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
 
