@@ -1,11 +1,12 @@
 """A closer look at a close call: the few faces a tile square might show, compared at full
-detail, each aligned to the photo on its own, and judged where they differ.
+detail on the photo's tile, placed to a fraction of a pixel, and judged where they differ.
 
 The first pass compares every enrolled face on small 32 px patches: quick, and enough for
 most squares. Two fruits or two leaf shades, though, may differ in a handful of those pixels,
-and half a pixel or a degree of misplacement blurs that difference away. Here each candidate
-face (at the fine view's own resolution) is aligned to the photo to a fraction of a pixel and
-a degree, and the candidates are compared on the pixels where their faces differ, weighted by
+and half a pixel or a degree of misplacement blurs that difference away. Here the tile is
+placed on the photo (at the fine view's own resolution) to a fraction of a pixel and a degree
+(:func:`place`; :mod:`close_calls` places it once, by the mean of its candidate faces), and
+the candidates are compared on the pixels where their faces differ, weighted by
 how much they differ: the rest of the tile (the creature they share, the rim) says nothing
 about which of them it is, and only adds its misfit.
 
@@ -44,12 +45,12 @@ def detail_face(small: np.ndarray, inset_side: float, turn: int) -> np.ndarray:
 
 @dataclass
 class Candidate:
-    """One face a square might show, aligned to the photo."""
+    """One face a square might show, and the photo's patch it is compared with."""
 
     name: str
     template: int                 # index of the enrolled template (face and turn)
     face: np.ndarray              # the face's detail descriptor, blurred like the photo
-    patch: np.ndarray             # the photo's patch where this face fits best
+    patch: np.ndarray             # the photo's patch where the tile was placed
     fit: float                    # hazy mean squared misfit over the whole patch
     centre: tuple[float, float]   # where the face lies, fine-view px
     angle: float
