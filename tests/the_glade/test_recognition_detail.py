@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.the_glade.names import BoardGeometry
+from companion.the_glade.recognition import detail
 from companion.the_glade.recognition.counter_colour import (
     HAZE,
     board_light,
@@ -23,9 +24,9 @@ from companion.the_glade.recognition.counter_colour import (
 from companion.the_glade.recognition.detail import (
     DETAIL,
     Candidate,
+    as_seen,
     compare,
     place,
-    veiled,
     weighed,
 )
 from companion.the_glade.recognition.enrol import build_model
@@ -193,16 +194,23 @@ def test_clipped_share_of_a_tile_is_weighed_where_its_best_two_faces_differ():
     assert shares[0] > 0.9
 
 
+def _two_fruits() -> tuple[np.ndarray, np.ndarray]:
+    """A tile's face with a dark fruit in its lower right, and its look-alike with a
+    lighter one."""
+    a = np.full((DETAIL, DETAIL, 3), 0.85, np.float32)
+    a[8:36, 8:36] = (0.25, 0.35, 0.3)
+    a[44:58, 44:58] = (0.2, 0.3, 0.5)
+    b = a.copy()
+    b[44:58, 44:58] = (0.4, 0.48, 0.62)
+    return a, b
+
+
 def test_a_fruit_under_the_thick_edge_of_a_glare_spot_is_still_its_own():
     """Glare veils a tile unevenly: thick over the fruit in one corner, thin over the
     creature. One even veil for the whole tile leaves the veiled dark fruit nearer a lighter
     look-alike (the code before this test named the look-alike, margin 0.65); a smooth
     veil fitted over the tile sees the dark fruit under it."""
-    a = np.full((DETAIL, DETAIL, 3), 0.85, np.float32)
-    a[8:36, 8:36] = (0.25, 0.35, 0.3)                 # the print both faces share
-    a[44:58, 44:58] = (0.2, 0.3, 0.5)                 # a dark fruit ...
-    b = a.copy()
-    b[44:58, 44:58] = (0.4, 0.48, 0.62)               # ... and its lighter look-alike
+    a, b = _two_fruits()
     yy, xx = np.mgrid[0:DETAIL, 0:DETAIL].astype(np.float32)
     x, y = (xx - 31.5) / 32, (yy - 31.5) / 32
     veil = (0.4 * (x + 1) / 2 * (y + 1) / 2)[..., None]  # thick at the lower right
@@ -211,9 +219,35 @@ def test_a_fruit_under_the_thick_edge_of_a_glare_spot_is_still_its_own():
     assert [c.name for c in found] == ["a", "b"]
     verdict = weighed(found[0], found[1])
     assert verdict.margin > 0.95 and verdict.noise < 0.05
-    # a veil never darkens: a face lighter than the photo is not made to fit
-    dark = ((1 - 0.3) * a).reshape(-1)
-    assert veiled(b, dark).min() >= b.min() - 1e-6
+    # the light's fields are smooth and shared by the whole tile: in a darker light the
+    # lighter look-alike is not darkened to pass for the dark fruit
+    dark = (0.7 * a).reshape(-1)
+    found = compare([("b", 1, b), ("a", 0, a)], np.stack([dark, dark]), [(0.0, 0.0, 0.0)] * 2)
+    assert [c.name for c in found] == ["a", "b"]
+    assert weighed(found[0], found[1]).margin > 0.9
+
+
+@pytest.mark.parametrize("veil", [0.0, 0.5])
+def test_a_fruit_across_a_shadows_soft_edge_is_still_its_own(veil, monkeypatch):
+    """A shadow's soft edge across the tile (its light falls from 1 to 0.6 across the
+    tile's diagonal: no plane) darkens the fruit's side; then glare on top, thicker than
+    the first look allows. The face is fitted in that light and under that glare, and the
+    look-alike's fruit stays clearly further. With the veil alone the best face misfits
+    the photo ten times as much (and under the glare the look-alike fits better)."""
+    a, b = _two_fruits()
+    yy, xx = np.mgrid[0:DETAIL, 0:DETAIL].astype(np.float32)
+    shade = 1.0 - 0.4 / (1.0 + np.exp(-(xx + yy - DETAIL) / 16.0))
+    photo = (shade[..., None] * a * (1 - veil) + veil).reshape(-1)
+    assert np.abs(as_seen(a, photo).reshape(-1) - photo).mean() < 0.015
+    found = compare([("b", 1, b), ("a", 0, a)], np.stack([photo, photo]),
+                    [(0.0, 0.0, 0.0)] * 2)
+    assert [c.name for c in found] == ["a", "b"]
+    verdict = weighed(found[0], found[1])
+    assert verdict.margin > 0.9 and verdict.margin / np.sqrt(verdict.noise) > 2.0
+    monkeypatch.setattr(detail, "GAIN_MIN", 1.0)  # the veil alone
+    alone = compare([("b", 1, b), ("a", 0, a)], np.stack([photo, photo]),
+                    [(0.0, 0.0, 0.0)] * 2)
+    assert min(c.fit for c in alone) > 10 * found[0].fit
 
 
 def test_align_finds_a_face_moved_and_turned():
