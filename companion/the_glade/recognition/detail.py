@@ -137,16 +137,16 @@ def as_seen(face: np.ndarray, patch: np.ndarray) -> np.ndarray:
     phi = HAZE_FIT_TERMS
     m = phi.shape[1]
 
-    def moment(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return np.einsum("pc,pc->p", a, b)
+    def moment(a: np.ndarray, b: np.ndarray) -> np.ndarray:  # per pixel, over the colours
+        return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1] + a[:, 2] * b[:, 2]
 
-    def gram_block(w: np.ndarray) -> np.ndarray:
-        return phi.T @ (phi * w[:, None])
-
-    uf = gram_block(moment(u, some))
-    gram = np.block([[gram_block(moment(u, u)), uf], [uf, gram_block(moment(some, some))]])
+    # the normal equations of the veil's terms (times 1 - face) and the gain's (times face),
+    # their three blocks in one product
+    w = np.stack([moment(u, u), moment(u, some), moment(some, some)], axis=1)
+    blocks = (phi.T @ (phi[:, :, None] * w[:, None, :]).reshape(len(phi), -1)).reshape(m, m, 3)
+    gram = np.block([[blocks[..., 0], blocks[..., 1]], [blocks[..., 1], blocks[..., 2]]])
     gram += np.eye(2 * m, dtype=np.float32) * 1e-3
-    rhs = np.concatenate([phi.T @ moment(u, r), phi.T @ moment(some, r)])
+    rhs = (phi.T @ np.stack([moment(u, r), moment(some, r)], axis=1)).T.reshape(-1)
     coef = np.linalg.solve(gram, rhs)
     h = np.clip(HAZE_TERMS @ coef[:m], 0.0, VEIL_MAX)[:, None]
     g = np.clip(1.0 + HAZE_TERMS @ coef[m:], GAIN_MIN, 1.0 / GAIN_MIN)[:, None]
