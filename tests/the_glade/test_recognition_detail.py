@@ -152,6 +152,15 @@ def test_a_firm_first_look_stands_against_a_closer_look_that_cannot_tell():
     assert _named(4.0, 0.3, 0.4) == ("B", "looks like B or A")   # 0.47 clear: it tells
 
 
+def test_a_first_look_too_weak_to_name_yields_to_a_closer_look_that_could_confirm_one():
+    """Found on art style 6, whose fruits are blobs: a first look under z 1 (too weak to name
+    a face by itself) and a closer look naming the other face 0.45-0.8 clear, right every
+    time, but doubted because overruling asks 0.8."""
+    assert _named(0.5, 0.3, 0.4) == ("B", "")                    # 0.47 clear: enough
+    assert _named(0.5, 0.2, 0.5) == ("B", "looks like B or A")   # 0.28 clear: not enough
+    assert _named(1.5, 0.3, 0.4) == ("B", "looks like B or A")   # a first look that names A
+
+
 def test_clipped_pixels_count_only_where_the_faces_differ():
     """An over-exposed photo clips the paper round the prints: that tells two faces apart
     no worse, and the closer look asks no more margin for it. Clipping where the faces
