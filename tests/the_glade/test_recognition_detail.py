@@ -161,6 +161,28 @@ def test_a_first_look_too_weak_to_name_yields_to_a_closer_look_that_could_confir
     assert _named(1.5, 0.3, 0.4) == ("B", "looks like B or A")   # a first look that names A
 
 
+def test_a_tile_washed_out_by_glare_is_named_only_on_a_clear_closer_look():
+    """A square washed out by glare is doubted, unless its tile's name is sure and an
+    agreeing closer look is as clear as overruling asks (clipped colours where the faces
+    differ asking more)."""
+    from companion.the_glade.recognition.close_calls import Look
+    from companion.the_glade.recognition.reader import SquareReading, _legible_through_glare
+
+    def named(kind: str = "tile", reason: str = "") -> SquareReading:
+        reading = SquareReading("A1", kind, name="A")
+        reading.reason = reason
+        return reading
+
+    assert _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1), named())      # 1.6 clear
+    assert not _legible_through_glare(Look(("A", 0, "B"), 0.3, 0.4), named())  # 0.47 clear
+    assert not _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1, clipped=0.5), named())
+    assert not _legible_through_glare(Look(("B", 1, "A"), 0.5, 0.1), named())  # another face
+    assert not _legible_through_glare(None, named())                           # no closer look
+    assert not _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1),
+                                      named(reason="looks like A or B"))
+    assert not _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1), named("counter"))
+
+
 def test_clipped_pixels_count_only_where_the_faces_differ():
     """An over-exposed photo clips the paper round the prints: that tells two faces apart
     no worse, and the closer look asks no more margin for it. Clipping where the faces

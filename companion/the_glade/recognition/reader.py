@@ -23,6 +23,7 @@ from companion.the_glade.recognition.close_calls import (
     AGREED_MARGIN,
     STRONG_CLEARNESS,
     STRONG_MARGIN,
+    Look,
     misfit_z,
     template_gap,
 )
@@ -242,7 +243,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
         reading.reason = "empty, or a tile veiled by glare?"
     if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
         reading.reason = "matches nothing enrolled well"
-    if ev.white[i] > SATURATED:
+    if ev.white[i] > SATURATED and not _legible_through_glare(ev.looks.get(i), reading):
         reading.reason = "glare"
     if ev.frame_share[i] < 1.0:
         reading.reason = "not wholly in the photo"
@@ -315,6 +316,21 @@ def _name_counter(ev: Evidence, i: int, reading: SquareReading, kind_ratio: floa
     elif ev.disc[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER:
         reading.reason = "a counter, or a mark on the board?"
     return margin
+
+
+def _legible_through_glare(look: Look | None, reading: SquareReading) -> bool:
+    """A tile on a square washed out by glare (SATURATED) is still named when its name is
+    sure and its closer look agrees as clearly as it would need to overrule a first look,
+    with clipped colours where the faces differ asking more, as they always do: the print
+    left among the clipped paper is then enough. The closer look fits each face under a veil
+    and in the light left on the tile (detail.as_seen), which a washed-out tile needs.
+
+    Measured: on the 1,600 analysis photos, every tile doubted for glare whose closer look
+    was that clear was named right (two photos, in every style); photos made 35% too bright
+    (60 each of art styles 1, 4, 9 and 12) left 999 squares in doubt before and 525 after,
+    with no wrong answer either way; 15% too bright (style 12), 13 before and 9 after."""
+    return (reading.kind == "tile" and not reading.reason and look is not None
+            and look.names[0] == reading.name and look.sure(STRONG_CLEARNESS, STRONG_MARGIN))
 
 
 def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
