@@ -82,8 +82,8 @@ PIECE_STRUCTURE = 0.5  # fine structure above which some piece lies (see
 CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
 #: A closer look whose best face misfits the photo this little where the faces differ (its
 #: noise, in units of their difference) sees a tile: over 1,384 counters of art styles 1 and
-#: 12 the tile faces' least misfit was 0.80 (median 10), while the two tiles taken for
-#: counters (a white one and a green one, their outlines faint) fitted at 0.12-0.22.
+#: 12 the tile faces' least misfit was 0.80 (median 10), while two tiles taken for counters
+#: on some art styles (a faint round outline found on their paper) fitted at 0.12-0.22.
 TILE_FITS = 0.5
 TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square (1% of tiles
                      # show less; no bare square that a tile fitted better showed over 0.55)
