@@ -207,12 +207,13 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     """Square ``i``: empty, a tile, a counter, or uncertain (with the reason), from the
     evidence."""
     d1 = ev.tiles[i][0][0]
+    look = ev.looks.get(i)  # the tile's closer look, if its call was close
     c1, _, _, _, _ = ev.counters.get(i, (float("inf"), 0.0, "", "", ev.centres[i]))
     if ev.disc[i] < DISC_NONE and not _counter_despite_outline(ev.structure[i], ev.tint.get(i)):
         c1 = float("inf")  # no round counter there
     if ev.structure[i] < NO_COUNTER_STRUCTURE:
         c1 = float("inf")  # no print at all: a patch of glare can pass for a disc
-    if ev.disc[i] < DISC_SURE and _tile_face_fits(ev.looks.get(i), ev.tiles[i][0][2]):
+    if ev.disc[i] < DISC_SURE and _tile_face_fits(look, ev.tiles[i][0][2]):
         c1 = float("inf")  # a faint outline, and a tile's face fits as none fits a counter
     # a square showing none of the sharp structure a tile brings holds no tile, however
     # poorly the bare board matches in its light (False when unmeasured: nan)
@@ -250,7 +251,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
         reading.reason = "empty, or a tile veiled by glare?"
     if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
         reading.reason = "matches nothing enrolled well"
-    if ev.white[i] > SATURATED and not _legible_through_glare(ev.looks.get(i), reading):
+    if ev.white[i] > SATURATED and not _legible_through_glare(look, reading):
         reading.reason = "glare"
     if ev.frame_share[i] < 1.0:
         reading.reason = "not wholly in the photo"
