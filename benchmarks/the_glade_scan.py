@@ -62,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--seven", type=int, default=None, help="photos of a 7x7 board")
     parser.add_argument("--eight", type=int, default=None, help="photos of an 8x8 board")
-    parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--show-errors", action="store_true",
+                        help="name every wrong and uncertain square (with its reason)")
     args = parser.parse_args(argv)
     n7 = args.seven if args.seven is not None else (30 if args.quick else 200)
     n8 = args.eight if args.eight is not None else (10 if args.quick else 50)
@@ -105,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
                 squares += 1
                 if sq in unsure_here:
                     unsure += 1
+                    if args.show_errors:
+                        reason = data.get("reasons", {}).get(sq, "")
+                        print(f"  uncertain {photo.name} {sq}: {reason}")
                     continue
                 want = (truth["forest"]["tiles"].get(sq), truth["forest"]["counters"].get(sq))
                 got = (data["forest"]["tiles"].get(sq), data["forest"]["counters"].get(sq))
