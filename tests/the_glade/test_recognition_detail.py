@@ -217,6 +217,61 @@ def test_a_tile_whose_face_fits_is_not_taken_for_a_counter_with_a_faint_outline(
     assert _judged(0.22, 0.6) == ("counter", "white-double")   # a clear counter outline
 
 
+def _counter_square(tint, disc: float, empty: float, counter: float, tile: float,
+                    structure: float, sat: float = 0.0, name: str = "green-single"
+                    ) -> tuple[str, str | None, str]:
+    """How the reader judges an inner square where a counter was looked for: its kind,
+    name and reason, from the figures of a photo (no closer look at its tile call)."""
+    from types import SimpleNamespace
+
+    from companion.the_glade.recognition.reader import _judge
+
+    templates = np.zeros((2, 16), np.float32)
+    templates[1, :4] = 1.0
+    ev = SimpleNamespace(
+        tiles=[((tile, 0, "mouse/acorn/maple"), (tile + 0.001, 1, "mouse/blackberry/maple"))],
+        counters={0: (counter, 0.48, name, "green-double", np.zeros(2))},
+        centres=np.zeros((1, 2)), disc=np.array([disc]), structure=np.array([structure]),
+        tint={} if tint is None else {0: tint}, outline=np.array([0.35]),
+        empty=np.array([empty]), sat=np.array([sat]), white=np.zeros(1),
+        frame_share=np.ones(1), tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
+        tile_angle=np.zeros(1), templates=templates, looks={})
+    model = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "spring"])
+    reading = _judge(model, ev, 0, "D4")
+    return reading.kind, reading.name, reading.reason
+
+
+def test_a_bare_square_whose_board_fits_better_than_any_counter_holds_none():
+    """Photo 20129 D4, in every art style: a bare square in glare that a white counter's
+    round outline and shape fit better than the board. The counter, placed where its
+    colours stand out most, still fits them worse than the bare board (1.18-1.37 of its
+    distance, where 4,157 counters fitted at most 0.81): no counter there. Closer than the
+    board, or with clipped colours asking a wider margin, the square stays in doubt."""
+    def judged(tint, sat=0.0):
+        return _counter_square(tint, 0.511, 0.0535, 0.0327, 0.0637, 0.197, sat,
+                               name="white-double")[::2]
+
+    assert judged((0.0190, 0.0156)) == ("empty", "")
+    assert judged((0.0150, 0.0156)) == ("uncertain", "counter or empty?")
+    assert judged((0.0190, 0.0156), sat=0.3) == ("uncertain", "empty or counter?")
+    assert judged((0.0100, 0.0156)) == ("counter", "")  # a counter that stands out
+
+
+def test_a_faint_counter_whose_colours_stand_out_is_no_mark_on_the_board():
+    """Photo 20021 C4: a green single on the green board, its round outline faint (0.45-0.47,
+    under the 0.5 that is sure), doubted as "a counter, or a mark on the board?" on three
+    art styles. Its colours fit at a third of the bare board's distance, and the bare
+    board's own marks are in that distance: it is a counter. Without the light measured,
+    or with colours barely nearer than the board's, the doubt stays."""
+    def judged(tint):
+        return _counter_square(tint, 0.453, 0.0626, 0.026, 0.0609, 1.2254)
+
+    assert judged((0.0356, 0.1041)) == ("counter", "green-single", "")
+    mark = ("uncertain", "green-single", "a counter, or a mark on the board?")
+    assert judged((0.0650, 0.1041)) == mark
+    assert judged(None) == mark
+
+
 def test_clipped_pixels_count_only_where_the_faces_differ():
     """An over-exposed photo clips the paper round the prints: that tells two faces apart
     no worse, and the closer look asks no more margin for it. Clipping where the faces
@@ -566,3 +621,88 @@ def test_a_counter_found_far_off_centre_by_glare_is_placed_again_from_the_centre
     view = _counter_view(model, pack, "green-single", off)
     placed = counters_placed(model.counter_templates, view, np.array([off]), centre, side)
     assert np.hypot(*(placed[0] - np.array(off))) < 1.5, placed
+
+
+def _colours_of(model, view: np.ndarray, green=(60.0, 140.0, 70.0)):
+    """The counter faces' colours under the light of a fine ``view`` of a bare board of one
+    ``green`` (see :class:`CounterColours`), with its outer 8 working px as the border."""
+    from companion.the_glade.recognition.counter_colour import CounterColours
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import COUNTER_INSET, FINE
+
+    n = view.shape[0] // FINE
+    working = cv2.resize(view, (n, n), interpolation=cv2.INTER_AREA)
+    board = np.full((n, n, 3), green, np.float32)
+    strip = np.ones((n, n), bool)
+    strip[8:-8, 8:-8] = False
+    side = counter_side(model.counter_size) * COUNTER_INSET
+    return CounterColours.measure(model.counter_colours, working, board, strip, side,
+                                  disc_mask())
+
+
+@pytest.mark.parametrize("name", ["green-double", "red-single"])
+def test_a_counter_is_placed_where_its_colours_stand_out_from_the_board(model4, name):
+    """Shapes, light-flattened, barely show a counter of the board's own green; its
+    toadstools' colours do. Started 5 px off (where a faint outline or a grid line put it),
+    the counter is moved onto its face, and never further than ``reach`` from its square's
+    centre."""
+    from companion.the_glade.recognition.counters import place_by_colour
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import COUNTER_INSET, FINE
+
+    model, pack = model4
+    side = counter_side(model.counter_size) * COUNTER_INSET * FINE
+    true = np.array([[41.0, 38.0]])
+    view = _counter_view(model, pack, name, tuple(true[0]))
+    colours = _colours_of(model, view)
+    assert colours is not None
+    start = true + np.array([[1.0, -5.0]])
+    placed, like = place_by_colour(colours, view, start, np.array([[40.0, 40.0]]), side)
+    assert np.hypot(*(placed[0] - true[0])) < 1.0, placed
+    assert like[0] < 0.5  # a counter fits far better than the bare board
+    # nothing fits a bare board better than the board itself
+    bare = np.full_like(view, 0.0) + np.array((60.0, 140.0, 70.0), np.float32)
+    _, like = place_by_colour(_colours_of(model, bare), bare, true, true, side)
+    assert like[0] >= 0.9
+    # held within reach of the centre, however well the counter fits beyond it
+    placed, _ = place_by_colour(colours, view, start, np.array([[40.0, 44.0]]), side,
+                                reach=3.0)
+    assert np.hypot(*(placed[0] - np.array([40.0, 44.0]))) <= 3.0 + 1e-9, placed
+
+
+def test_a_counter_found_far_off_by_its_outline_is_placed_by_its_colours(model4):
+    """With the light measured, the counter is placed from both where its outline was
+    found (here on a patch of glare 13 px away) and its square's centre, and kept where
+    its colours stand out most from the board: on its face."""
+    from companion.the_glade.recognition.counters import counters_placed
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import CELL_PX, COUNTER_INSET, FINE
+
+    model, pack = model4
+    side = counter_side(model.counter_size) * COUNTER_INSET * FINE
+    centre = np.array([[40.0, 40.0]])
+    glare = (50.0, 29.0)
+    view = _counter_view(model, pack, "green-double", (42.0, 38.0), glare)
+    colours = _colours_of(model, view)
+    placed = counters_placed(model.counter_templates, view, np.array([glare]), centre, side,
+                             colours, reach=0.2 * CELL_PX)
+    assert np.hypot(*(placed[0] - np.array([42.0, 38.0]))) < 1.0, placed
+
+
+@pytest.mark.parametrize(("style", "seed", "size", "square", "want"), [
+    (8, 20170, 8, "D2", "green-double"), (5, 16118, 7, "D3", "purple-double")])
+def test_counters_misplaced_by_their_shape_are_read_right(style, seed, size, square, want):
+    """Found on analysis photos: a green double on the green board was placed 5 px off by
+    its shape and read as the bare board (SAMPLE style 8), and a purple double placed off
+    its toadstools was doubted as maybe single (style 5, a benchmark photo of every style).
+    Placed by their colours, both are read right."""
+    pack = sample_pack(style)
+    model = build_model(pack)
+    state = random_forest(np.random.default_rng(seed), pack.board_for(size, size).geometry,
+                          pack)
+    photo, truth = render_photo(pack, state, seed)
+    assert truth["forest"]["counters"][square] == want
+    photo = cv2.imdecode(cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 92])[1],
+                         cv2.IMREAD_COLOR)
+    got = {r.square: r for r in read_board(model, photo).squares}[square]
+    assert (got.kind, got.name) == ("counter", want), got

@@ -164,11 +164,14 @@ def test_a_patch_of_glare_with_no_print_is_no_counter():
         ev.empty[0], ev.structure[0], ev.outline[0] = 0.0144, structure, 0.3
         ev.disc = np.array([0.6])  # a round outline was found
         ev.counters = {0: (0.0144, 0.5, "green-single", "green-double", np.zeros(2))}
-        ev.tint = {0: (0.0127, 0.009)}  # its colours: nearer the bare board, not clearly
+        # its colours: a counter's barely nearer than the bare board's (had the board's
+        # been nearer, the board would fit better than any counter: see
+        # test_a_bare_square_whose_board_fits_better_than_any_counter_holds_none)
+        ev.tint = {0: (0.0085, 0.009)}
         return ev
 
     assert _judge(model, square(0.01), 0, "E5").kind == "empty"
     doubted = _judge(model, square(NO_COUNTER_STRUCTURE * 3), 0, "E5")
-    assert doubted.kind == "uncertain" and doubted.reason == "empty or counter?"
+    assert doubted.kind == "uncertain" and doubted.reason == "counter or empty?"
     # unmeasured structure (no enrolled board round the view) rules nothing out
     assert _judge(model, square(float("nan")), 0, "E5").kind == "uncertain"

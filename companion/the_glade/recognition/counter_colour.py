@@ -11,9 +11,11 @@ the pack's counter photos were taken at.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from companion.vision.patches import clipped
+from companion.vision.patches import clipped, cut_many, distances
 
 
 def colour_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -55,3 +57,52 @@ def board_light(view: np.ndarray, board: np.ndarray, where: np.ndarray) -> np.nd
         return None
     v, b = v[usable], b[usable]
     return (v * b).sum(axis=0) / np.maximum((b * b).sum(axis=0), 1e-3)
+
+
+@dataclass(frozen=True)
+class CounterColours:
+    """The counter faces' colours and the bare board's, freed of one photo's light: what
+    names a counter's colour, and says whether and where one lies."""
+
+    gain: np.ndarray    # the photo's light per channel (see board_light)
+    faces: np.ndarray   # the faces' colour vectors under each share of HAZE (haze-major)
+    board: np.ndarray   # the enrolled board's view aligned with the photo's (BGR)
+    side: float         # a counter patch's side, working px
+    mask: np.ndarray    # the disc's pixels in a patch
+
+    @classmethod
+    def measure(cls, faces: np.ndarray, view: np.ndarray, board: np.ndarray,
+                where: np.ndarray, side: float, mask: np.ndarray) -> CounterColours | None:
+        """The colours of ``faces`` (n, s*s*3, as photographed, 0..1) and of the ``board``
+        under the light of ``view``, measured on its pixels ``where``; None without faces or
+        too little border to measure the light on."""
+        if not len(faces) or board.shape != view.shape:
+            return None
+        gain = board_light(view, board, where)
+        if gain is None:
+            return None
+        gain = np.maximum(gain, 1e-3)
+        return cls(gain, colour_templates(faces, mask, 1.0 / gain), board, side, mask)
+
+    def vectors(self, patches: np.ndarray) -> np.ndarray:
+        """Colour vectors of counter patches (n, s, s, 3) cut from the photo."""
+        return colour_vectors(patches / self.gain[None, None, None, :] / 255.0, self.mask)
+
+    def bare(self, centres: np.ndarray) -> np.ndarray:
+        """Colour vectors of the bare board at ``centres`` (working px) under each share of
+        HAZE: (haze, n, s*s*3)."""
+        n = len(centres)
+        size = int(np.sqrt(self.mask.size))
+        boards = cut_many(self.board.astype(np.float32), centres, np.zeros(n), self.side,
+                          size) / 255.0
+        return colour_templates(boards.reshape(n, -1), self.mask,
+                                1.0 / self.gain).reshape(len(HAZE), n, -1)
+
+    def likeness(self, patches: np.ndarray, centres: np.ndarray) -> np.ndarray:
+        """How much better the bare board fits each patch than the best counter face (the
+        face's colour distance over the board's, each at its best share of haze): below 1, a
+        counter fits better than the board it would lie on."""
+        vecs = self.vectors(patches)
+        faces = distances(vecs, self.faces).min(axis=1)
+        bare = np.min([((vecs - b) ** 2).mean(axis=1) for b in self.bare(centres)], axis=0)
+        return faces / np.maximum(bare, 1e-9)

@@ -13,12 +13,7 @@ import cv2
 import numpy as np
 
 from companion.the_glade.names import Counter
-from companion.the_glade.recognition.counter_colour import (
-    HAZE,
-    board_light,
-    colour_templates,
-    colour_vectors,
-)
+from companion.the_glade.recognition.counter_colour import HAZE, CounterColours
 from companion.the_glade.recognition.model import COUNTER_PATCH, FINE, Model, disc_mask
 from companion.the_glade.recognition.ranking import best_per_name
 from companion.vision.blur import Blur
@@ -82,20 +77,56 @@ CLEARLY_BETTER = 0.8
 
 
 def counters_placed(faces: np.ndarray, smooth: np.ndarray, found: np.ndarray,
-                    centres: np.ndarray, side: float) -> np.ndarray:
+                    centres: np.ndarray, side: float, colours: CounterColours | None = None,
+                    reach: float = np.inf) -> np.ndarray:
     """Each counter's centre (working px), placed as :func:`place_counters` from where its
     round outline was ``found``. Counters are laid by hand near the middle of their square;
     a faint outline (a counter the colour of the board) can lose out to a patch of glare or
-    a grid line up to a fifth of a square away. So a counter placed far off centre is placed
-    again from the centre and kept there unless the far place fits clearly better (SAMPLE
-    style 1: on 200 photos, the only two counters placed over 6 px off were both misread)."""
+    a grid line up to a fifth of a square away. So the counter is placed from its centre
+    too, and the place kept is the one where a counter stands out most from the board
+    (:func:`place_by_colour`, within ``reach`` of the centre). Without ``colours`` (no
+    light measured) a counter placed far off centre is kept there only if a face fits
+    clearly better there than near the centre (SAMPLE style 1: on 200 photos, the only two
+    counters placed over 6 px off were both misread)."""
     at, fit = _place(faces, smooth, found, side)
+    if colours is not None:
+        near, _ = _place(faces, smooth, centres, side)
+        at, far_fit = place_by_colour(colours, smooth, at, centres, side, reach)
+        near, near_fit = place_by_colour(colours, smooth, near, centres, side, reach)
+        return np.where((near_fit <= far_fit)[:, None], near, at)
     far = np.flatnonzero(np.hypot(*(at - centres).T) > OFF_CENTRE)
     if len(far):
         near, refit = _place(faces, smooth, centres[far], side)
         closer = ~(fit[far] < CLEARLY_BETTER * refit)
         at[far[closer]] = near[closer]
     return at
+
+
+def place_by_colour(colours: CounterColours, smooth: np.ndarray, start: np.ndarray,
+                    centres: np.ndarray, side: float, reach: float = np.inf
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Each counter moved from ``start`` (working px; drawn in to ``reach`` of its square's
+    centre) to where its colours stand out most from the bare board's
+    (:meth:`CounterColours.likeness`), no further than ``reach`` from the centre, and that
+    likeness. Shapes, light-flattened, place a counter of the
+    board's colour poorly: its disc barely shows, and a double's two toadstools fit where
+    they half overlap a single's one. Their colours do not: red on green is red on green,
+    and the same toadstools in the bare board's place would have to be missing."""
+    off = start - centres
+    far = np.hypot(*off.T)
+    out = centres + off * np.minimum(1.0, reach / np.maximum(far, 1e-9))[:, None]
+    fit = np.full(len(out), np.inf)
+    grid = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
+    for step in COUNTER_STEPS:
+        tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
+        like = colours.likeness(cut_many(smooth, tries * FINE, np.zeros(len(tries)), side,
+                                         COUNTER_PATCH), tries).reshape(len(out), -1)
+        away = np.hypot(*(tries.reshape(len(out), -1, 2) - centres[:, None, :]).T).T
+        like[away > reach + 1e-9] = np.inf
+        k = like.argmin(axis=1)
+        out = tries.reshape(len(out), -1, 2)[np.arange(len(out)), k]
+        fit = like[np.arange(len(out)), k]
+    return out, fit
 
 
 def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
@@ -116,35 +147,21 @@ def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
     return colour_margin, name, second
 
 
-def counter_colours(model: Model, faces: np.ndarray, view: np.ndarray, ref: np.ndarray,
-                    strip: np.ndarray, patches: np.ndarray, centres: np.ndarray, side: float
-                    ) -> list[tuple[float, str, str, float, float]] | None:
+def counter_colours(model: Model, colours: CounterColours, patches: np.ndarray,
+                    centres: np.ndarray) -> list[tuple[float, str, str, float, float]]:
     """For each counter patch, judged by colour (see :mod:`counter_colour`): the best face's
     margin over the best face of another colour, its name, that other face's name, and the
     colour distances of the best face and of the empty board at the same place (``centres``,
-    working px; ``side``, the patch's side in working px), which say better than shapes
-    whether a counter lies there at all. None without colour templates or too little border
-    to measure the light on."""
-    if not len(model.counter_colours) or ref.shape != view.shape:
-        return None
-    gain = board_light(view, ref, strip)
-    if gain is None:
-        return None
-    gain = np.maximum(gain, 1e-3)
-    mask = disc_mask()
-    vecs = colour_vectors(patches / gain[None, None, None, :] / 255.0, mask)
-    faces = colour_templates(faces, mask, 1.0 / gain)
-    per, names, _ = best_per_name(distances(vecs, faces), model.counter_names * len(HAZE))
-    boards = cut_many(ref.astype(np.float32), centres, np.zeros(len(centres)), side,
-                      COUNTER_PATCH) / 255.0
-    bare = colour_templates(boards.reshape(len(boards), -1), mask, 1.0 / gain)
-    bare = bare.reshape(len(HAZE), len(boards), -1)
-    empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in bare], axis=0)
-    colours = [Counter.parse(n).colour for n in names]
+    working px), which say better than shapes whether a counter lies there at all."""
+    vecs = colours.vectors(patches)
+    per, names, _ = best_per_name(distances(vecs, colours.faces),
+                                  model.counter_names * len(HAZE))
+    empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in colours.bare(centres)], axis=0)
+    kinds = [Counter.parse(n).colour for n in names]
     out = []
     for row, e in zip(per, empty, strict=True):
         o = [int(k) for k in np.argsort(row)]
-        other = [k for k in o if colours[k] != colours[o[0]]]  # the best of another colour
+        other = [k for k in o if kinds[k] != kinds[o[0]]]  # the best of another colour
         d1 = float(row[o[0]])
         d2 = float(row[other[0]]) if other else float("inf")
         out.append(((d2 - d1) / max(d1 + d2, 1e-9), names[o[0]],

@@ -27,6 +27,7 @@ from companion.the_glade.recognition.close_calls import (
     shifted_patches,
     template_gap,
 )
+from companion.the_glade.recognition.counter_colour import CounterColours
 from companion.the_glade.recognition.counters import (
     colour_then_side,
     counter_colours,
@@ -310,9 +311,10 @@ def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
               blur: Blur) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]],
                                    np.ndarray]:
     """The best counter on each square ``idx``: found by its round outline, placed where a
-    face fits, named by its colours under the light measured on the border (by shape when
-    the light cannot be measured), single or double by shape. Also the colour distances
-    (best counter, bare board) and the outline's clarity per square."""
+    face fits and its colours stand out most from the board's, named by its colours under
+    the light measured on the border (by shape when the light cannot be measured), single
+    or double by shape. Also the colour distances (best counter, bare board) and the
+    outline's clarity per square."""
     counters: dict[int, CounterFit] = {}
     tint: dict[int, tuple[float, float]] = {}
     disc = np.zeros(len(centres))
@@ -322,13 +324,15 @@ def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
                                round(COUNTER_SEARCH * CELL_PX), windowed=True)
     cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
     faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
-    at = counters_placed(faces.shapes, smooth, at, centres[idx], cside)
+    colours = CounterColours.measure(faces.colours, view, ref, strip, cside / FINE,
+                                     disc_mask())
+    at = counters_placed(faces.shapes, smooth, at, centres[idx], cside, colours,
+                         reach=COUNTER_SEARCH * CELL_PX)
     patches = cut_many(smooth, at * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
     # whether a counter lies there: its shape and shading, as for tiles
     vecs = describe(patches, plane=False, where=disc_mask())
     per, names, _ = best_per_name(distances(vecs, faces.shapes), model.counter_names)
-    by_colour = counter_colours(model, faces.colours, view, ref, strip, patches, at,
-                                cside / FINE)
+    by_colour = None if colours is None else counter_colours(model, colours, patches, at)
     for k, i in enumerate(idx):
         o = np.argsort(per[k])
         c1 = float(per[k, o[0]])

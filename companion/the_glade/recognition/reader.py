@@ -229,6 +229,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     reading.distances["outline"] = round(float(ev.outline[i]), 3)
     reading.distances["structure"] = round(float(ev.structure[i]), 4)
     kind_ratio = kd1 / max(kd2, 1e-9)
+    no_counter = False  # the board's colours fit better than a counter's where it stands out
     if {kind, other} == {"empty", "counter"} and i in ev.tint:
         # counter or bare board: their colours, under the same light, say it best
         dc, de = ev.tint[i]
@@ -237,6 +238,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
         kind, other = ("counter", "empty") if dc < de else ("empty", "counter")
         reading.kind = kind
         kind_ratio = min(dc, de) / max(dc, de, 1e-9)
+        no_counter = _board_fits_better(dc, de, float(ev.sat[i]))
     conf = 1.0 - kind_ratio
     if kind == "tile":
         conf = min(conf, _name_tile(model, ev, i, reading))
@@ -245,7 +247,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     else:
         reading.centre = (float(ev.centres[i][0]), float(ev.centres[i][1]))
     limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
-    if not reading.reason and kind_ratio > limit / (1 + ev.sat[i]):
+    if not reading.reason and not no_counter and kind_ratio > limit / (1 + ev.sat[i]):
         reading.reason = f"{kind} or {other}?"
     if not reading.reason and veiled:
         reading.reason = "empty, or a tile veiled by glare?"
@@ -321,7 +323,8 @@ def _name_counter(ev: Evidence, i: int, reading: SquareReading, kind_ratio: floa
     reading.distances["disc"] = round(float(ev.disc[i]), 3)
     if margin < COUNTER_MARGIN * (1 + 2 * ev.sat[i]):
         reading.reason = f"looks like {name} or {other}"
-    elif ev.disc[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER:
+    elif (ev.disc[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER
+          and not _stands_out(ev.tint.get(i))):
         reading.reason = "a counter, or a mark on the board?"
     return margin
 
@@ -347,6 +350,30 @@ def _tile_face_fits(look: Look | None, first: str) -> bool:
     finds only a faint outline there has found the tile's print."""
     return (look is not None and look.names[0] == first and look.noise <= TILE_FITS
             and look.sure(AGREED_CLEARNESS, AGREED_MARGIN))
+
+
+def _stands_out(tint: tuple[float, float] | None) -> bool:
+    """A counter's colours fit the square clearly better than the bare board's, marks and
+    all (``tint``: their colour distances, the counter placed where it stands out most): a
+    faint round outline there is a counter's, not a mark on the board. Measured on 200
+    analysis photos each of six art styles: every square doubted as "a counter, or a mark
+    on the board?" was a counter named right, its colours 0.33-0.46 of the board's distance
+    (20021 C4 in three styles, 20170 D2 in one); no bare square or tile came under 0.83."""
+    return tint is not None and tint[0] < CLEAR_TINT * tint[1]
+
+
+def _board_fits_better(counter: float, bare: float, clipped: float) -> bool:
+    """The bare board's colours fit the square better than any counter's (``counter`` and
+    ``bare``: colour distances), where the counter was placed to stand out from the board
+    most (counters.place_by_colour): no counter lies there. Clipped colours (``clipped``,
+    a share of the square) ask for a wider margin, as for every kind.
+
+    Measured on 200 analysis photos each of six art styles: the counters placed so fitted
+    at most 0.81 of the board's distance (4,157 counters, 99% under 0.31), the bare
+    squares searched for a counter at least 1.17 (206 squares); one bare square in every
+    style, in glare that a white counter's round outline fits (20129 D4, 1.18-1.37), was
+    doubted as "empty or counter?" by the ratio that judges the other way (KIND_RATIO)."""
+    return counter >= (1.0 + clipped) * bare
 
 
 def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
