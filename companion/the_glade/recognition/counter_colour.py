@@ -98,11 +98,27 @@ class CounterColours:
         return colour_templates(boards.reshape(n, -1), self.mask,
                                 1.0 / self.gain).reshape(len(HAZE), n, -1)
 
-    def likeness(self, patches: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    def nearest(self, patches: np.ndarray, count: int) -> np.ndarray:
+        """The ``count`` faces (indices into :attr:`faces`) nearest each patch, best first."""
+        d = distances(self.vectors(patches), self.faces)
+        count = min(count, d.shape[1])
+        near = np.argpartition(d, count - 1, axis=1)[:, :count]
+        return np.take_along_axis(near, np.argsort(np.take_along_axis(d, near, 1), 1), 1)
+
+    def likeness(self, patches: np.ndarray, centres: np.ndarray,
+                 faces: np.ndarray | None = None) -> np.ndarray:
         """How much better the bare board fits each patch than the best counter face (the
         face's colour distance over the board's, each at its best share of haze): below 1, a
-        counter fits better than the board it would lie on."""
+        counter fits better than the board it would lie on. ``faces`` (indices, a row per
+        patch) limits the faces compared."""
         vecs = self.vectors(patches)
-        faces = distances(vecs, self.faces).min(axis=1)
+        if faces is None:
+            faces = distances(vecs, self.faces).min(axis=1)
+        else:
+            chosen = self.faces[faces]
+            faces = (np.einsum("nd,nd->n", vecs, vecs)[:, None]
+                     + np.einsum("ntd,ntd->nt", chosen, chosen)
+                     - 2.0 * np.einsum("nd,ntd->nt", vecs, chosen)).min(axis=1)
+            faces = np.maximum(faces, 0.0) / vecs.shape[1]
         bare = np.min([((vecs - b) ** 2).mean(axis=1) for b in self.bare(centres)], axis=0)
         return faces / np.maximum(bare, 1e-9)
