@@ -1,8 +1,10 @@
 """Which counter lies on a square: where exactly, which colour, which side.
 
 A counter lies anywhere in its square at any angle, and may be the colour of the board. So it
-is first re-centred on the face that fits best, then named by colour (under the light measured
-on the board, see :mod:`counter_colour`) and by side, single or double (by shape).
+is first placed where its colours stand out most from the board's (or, without the light
+measured, re-centred on the face whose shape fits best), then named by colour (under the
+light measured on the board, see :mod:`counter_colour`) and by side, single or double (by
+shape).
 """
 
 from __future__ import annotations
