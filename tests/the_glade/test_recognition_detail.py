@@ -690,12 +690,15 @@ def test_a_counter_found_far_off_by_its_outline_is_placed_by_its_colours(model4)
 
 
 @pytest.mark.parametrize(("style", "seed", "size", "square", "want"), [
-    (8, 20170, 8, "D2", "green-double"), (5, 16118, 7, "D3", "purple-double")])
+    (8, 20170, 8, "D2", "green-double"), (5, 16118, 7, "D3", "purple-double"),
+    (12, 20170, 8, "D2", "green-double")])
 def test_counters_misplaced_by_their_shape_are_read_right(style, seed, size, square, want):
     """Found on analysis photos: a green double on the green board was placed 5 px off by
     its shape and read as the bare board (SAMPLE style 8), and a purple double placed off
     its toadstools was doubted as maybe single (style 5, a benchmark photo of every style).
-    Placed by their colours, both are read right."""
+    Placed by their colours, both are read right. On style 12 the same green double looked
+    so like the bare board that it was never looked for: now its colours say it may be
+    there."""
     pack = sample_pack(style)
     model = build_model(pack)
     state = random_forest(np.random.default_rng(seed), pack.board_for(size, size).geometry,
@@ -706,3 +709,23 @@ def test_counters_misplaced_by_their_shape_are_read_right(style, seed, size, squ
                          cv2.IMREAD_COLOR)
     got = {r.square: r for r in read_board(model, photo).squares}[square]
     assert (got.kind, got.name) == ("counter", want), got
+
+
+def test_a_counter_of_the_boards_colour_may_hide_on_a_square_that_looks_bare(model4):
+    """A blurred counter of the board's own green can look more like the bare board than
+    any tile does, so it was never looked for (SAMPLE style 12, photo 20170 D2, read as
+    bare board). Where a counter's colours fit better than the board's somewhere near a
+    bare-looking square's centre, it is looked for; on the bare board itself, never."""
+    from companion.the_glade.recognition.counters import may_hide_a_counter
+    from companion.the_glade.recognition.enrol import counter_side
+    from companion.the_glade.recognition.model import COUNTER_INSET, FINE
+
+    model, pack = model4
+    side = counter_side(model.counter_size) * COUNTER_INSET * FINE
+    centre = np.array([[40.0, 40.0]])
+    view = _counter_view(model, pack, "green-double", (42.5, 38.0))
+    assert may_hide_a_counter(_colours_of(model, view), view, centre, side).tolist() == [True]
+    bare = np.full_like(view, 0.0) + np.array((60.0, 140.0, 70.0), np.float32)
+    bare = bare + np.random.default_rng(1).normal(0.0, 3.0, bare.shape).astype(np.float32)
+    assert may_hide_a_counter(_colours_of(model, bare), bare, centre, side).tolist() == [False]
+    assert may_hide_a_counter(_colours_of(model, bare), bare, centre[:0], side).size == 0

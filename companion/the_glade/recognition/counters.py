@@ -139,6 +139,25 @@ def place_by_colour(colours: CounterColours, smooth: np.ndarray, start: np.ndarr
     return out, fit
 
 
+def may_hide_a_counter(colours: CounterColours, smooth: np.ndarray, centres: np.ndarray,
+                       side: float) -> np.ndarray:
+    """For squares that look like the bare board (``centres``, working px), whether a
+    counter may lie there all the same: somewhere near the centre, a counter's colours fit
+    better than the board's. A counter of the board's own colour, blurred, can look more
+    like the bare board than any tile does, and would never be looked for."""
+    if not len(centres):
+        return np.zeros(0, bool)
+    step = COUNTER_STEPS[0]
+    grid = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64) * step
+    near = colours.nearest(cut_many(smooth, centres * FINE, np.zeros(len(centres)), side,
+                                    COUNTER_PATCH), NEAREST_FACES)
+    tries = (centres[:, None, :] + grid[None]).reshape(-1, 2)
+    like = colours.likeness(cut_many(smooth, tries * FINE, np.zeros(len(tries)), side,
+                                     COUNTER_PATCH), tries,
+                            np.repeat(near, len(grid), axis=0)).reshape(len(centres), -1)
+    return like.min(axis=1) < 1.0
+
+
 def colour_then_side(by_colour: tuple[float, str, str], shape: np.ndarray,
                      names: list[str]) -> tuple[float, str, str]:
     """A counter's name from its colour (judged by colour) and its side, single or double

@@ -32,6 +32,7 @@ from companion.the_glade.recognition.counters import (
     colour_then_side,
     counter_colours,
     counters_placed,
+    may_hide_a_counter,
 )
 from companion.the_glade.recognition.detail import (
     DETAIL,
@@ -154,10 +155,11 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
     d_tile = np.array([t[0][0] for t in tiles])
     unclear = np.flatnonzero(inner & ~(d_tile < 0.4 * empty) & ~(empty < 0.4 * d_tile))
+    bare_looking = np.flatnonzero(inner & (empty < 0.4 * d_tile))
     # counters by focus blur alone: smeared faces gave nothing on 400 tuning photos and read
     # a green counter on the green board as bare on a check photo
     counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
-                                     Blur(sigma=measured.focus))
+                                     Blur(sigma=measured.focus), bare_looking)
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
         tile_angle, tiles, looks, counters, tint, disc, tset.full)
@@ -308,24 +310,30 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
 
 def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
               ref: np.ndarray, strip: np.ndarray, centres: np.ndarray, idx: np.ndarray,
-              blur: Blur) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]],
-                                   np.ndarray]:
-    """The best counter on each square ``idx``: found by its round outline, placed where a
-    face fits and its colours stand out most from the board's, named by its colours under
-    the light measured on the border (by shape when the light cannot be measured), single
-    or double by shape. Also the colour distances (best counter, bare board) and the
-    outline's clarity per square."""
+              blur: Blur, bare_looking: np.ndarray | None = None
+              ) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]], np.ndarray]:
+    """The best counter on each square ``idx``, and on each square ``bare_looking`` where
+    one may hide (:func:`counters.may_hide_a_counter`): found by its round outline, placed
+    where its colours stand out most from the board's, named by its colours under the light
+    measured on the border (by shape when the light cannot be measured), single or double
+    by shape. Also the colour distances (best counter, bare board) and the outline's
+    clarity per square."""
     counters: dict[int, CounterFit] = {}
     tint: dict[int, tuple[float, float]] = {}
     disc = np.zeros(len(centres))
-    if not len(model.counter_templates) or not len(idx):
+    if not len(model.counter_templates):
         return counters, tint, disc
-    score, at, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
-                               round(COUNTER_SEARCH * CELL_PX), windowed=True)
     cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
     faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
     colours = CounterColours.measure(faces.colours, view, ref, strip, cside / FINE,
                                      disc_mask())
+    if colours is not None and bare_looking is not None and len(bare_looking):
+        hide = may_hide_a_counter(colours, smooth, centres[bare_looking], cside)
+        idx = np.sort(np.concatenate([idx, bare_looking[hide]]))
+    if not len(idx):
+        return counters, tint, disc
+    score, at, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
+                               round(COUNTER_SEARCH * CELL_PX), windowed=True)
     at = counters_placed(faces.shapes, smooth, at, centres[idx], cside, colours,
                          reach=COUNTER_SEARCH * CELL_PX)
     patches = cut_many(smooth, at * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)
