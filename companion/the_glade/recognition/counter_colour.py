@@ -107,9 +107,9 @@ class CounterColours:
 
     def likeness(self, patches: np.ndarray, centres: np.ndarray,
                  faces: np.ndarray | None = None) -> np.ndarray:
-        """How much better the bare board fits each patch than the best counter face (the
-        face's colour distance over the board's, each at its best share of haze): below 1, a
-        counter fits better than the board it would lie on. ``faces`` (indices, a row per
+        """The best counter face's colour distance to each patch over the bare board's at
+        the same place (``centres``, working px), each at its best share of haze: below 1,
+        a counter fits better than the board it would lie on. ``faces`` (indices, a row per
         patch) limits the faces compared."""
         vecs = self.vectors(patches)
         if faces is None:
