@@ -98,6 +98,11 @@ class CounterColours:
         return colour_templates(boards.reshape(n, -1), self.mask,
                                 1.0 / self.gain).reshape(len(HAZE), n, -1)
 
+    def bare_fit(self, vecs: np.ndarray, centres: np.ndarray) -> np.ndarray:
+        """The colour distance of each vector (from :meth:`vectors`) to the bare board at
+        the same place (``centres``, working px), at its best share of haze."""
+        return np.min([((vecs - b) ** 2).mean(axis=1) for b in self.bare(centres)], axis=0)
+
     def nearest(self, patches: np.ndarray, count: int) -> np.ndarray:
         """The ``count`` faces (indices into :attr:`faces`) nearest each patch, best first."""
         d = distances(self.vectors(patches), self.faces)
@@ -120,5 +125,4 @@ class CounterColours:
                      + np.einsum("ntd,ntd->nt", chosen, chosen)
                      - 2.0 * np.einsum("nd,ntd->nt", vecs, chosen)).min(axis=1)
             faces = np.maximum(faces, 0.0) / vecs.shape[1]
-        bare = np.min([((vecs - b) ** 2).mean(axis=1) for b in self.bare(centres)], axis=0)
-        return faces / np.maximum(bare, 1e-9)
+        return faces / np.maximum(self.bare_fit(vecs, centres), 1e-9)

@@ -22,6 +22,8 @@ from companion.vision.blur import Blur
 from companion.vision.patches import cut_many, describe, distances
 
 COUNTER_STEPS = (3.0, 1.5, 0.75)  # working px: rounds of a 3 x 3 search round the disc
+#: One round of that search: the disc's place and the eight round it, a step apart.
+_ROUND = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,8 @@ def _place(faces: np.ndarray, smooth: np.ndarray, cpos: np.ndarray,
     """:func:`place_counters`, and how well the best face fits where each was placed."""
     out = cpos.astype(np.float64).copy()
     fit = np.full(len(out), np.inf)
-    grid = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
     for step in COUNTER_STEPS:
-        tries = (out[:, None, :] + grid[None] * step).reshape(-1, 2)
+        tries = (out[:, None, :] + _ROUND[None] * step).reshape(-1, 2)
         vecs = describe(cut_many(smooth, tries * FINE, np.zeros(len(tries)), side,
                                  COUNTER_PATCH), plane=False, where=disc_mask())
         best = distances(vecs, faces).min(axis=1).reshape(len(out), -1)
@@ -147,9 +148,6 @@ def may_hide_a_counter(colours: CounterColours, smooth: np.ndarray, centres: np.
     return like.min(axis=1) < 1.0
 
 
-_ROUND = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
-
-
 def _likeness_round(colours: CounterColours, smooth: np.ndarray, at: np.ndarray, step: float,
                     side: float) -> tuple[np.ndarray, np.ndarray]:
     """The likeness (:meth:`CounterColours.likeness`) at each place of a 3 x 3 grid ``step``
@@ -191,7 +189,7 @@ def counter_colours(model: Model, colours: CounterColours, patches: np.ndarray,
     vecs = colours.vectors(patches)
     per, names, _ = best_per_name(distances(vecs, colours.faces),
                                   model.counter_names * len(HAZE))
-    empty = np.min([((vecs - b) ** 2).mean(axis=1) for b in colours.bare(centres)], axis=0)
+    empty = colours.bare_fit(vecs, centres)
     kinds = [Counter.parse(n).colour for n in names]
     out = []
     for row, e in zip(per, empty, strict=True):

@@ -386,11 +386,8 @@ def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
 def _counter_despite_outline(structure: float, tint: tuple[float, float] | None) -> bool:
     """A counter of the board's own colour shows a faint outline; it may still be read as a
     counter when the square has the sharp structure of a piece on it and its colours match a
-    counter clearly better than the bare board's."""
-    if tint is None or not structure >= PIECE_STRUCTURE:  # (unmeasured: nan)
-        return False
-    counter, bare = tint
-    return counter < CLEAR_TINT * bare
+    counter clearly better than the bare board's (:func:`_stands_out`)."""
+    return bool(structure >= PIECE_STRUCTURE) and _stands_out(tint)  # (unmeasured: nan)
 
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
