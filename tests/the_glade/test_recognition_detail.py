@@ -7,6 +7,8 @@ counters of every colour under a strong colour cast.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
@@ -119,26 +121,37 @@ def test_a_look_is_judged_by_its_margin_over_the_root_of_its_noise():
     assert not look(0.38, 0.2, clipped=0.2).sure(STRONG_CLEARNESS, STRONG_MARGIN)
 
 
+#: Two tile templates differing in 4 of their 16 values, for evidence built by hand.
+_TEMPLATES = np.zeros((2, 16), np.float32)
+_TEMPLATES[1, :4] = 1.0
+#: A model as far as the reader's naming needs one: both templates at turn 0, spring.
+_MODEL = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "spring"])
+
+
+def _square(**figures) -> SimpleNamespace:
+    """The evidence of one square (index 0) with the ``figures`` given: the rest is a
+    square wholly in the photo, nothing clipped, no closer look, no counter looked for."""
+    evidence = dict(centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1),
+                    frame_share=np.ones(1), tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
+                    tile_angle=np.zeros(1), templates=_TEMPLATES, looks={}, counters={},
+                    tint={}, disc=np.zeros(1))
+    evidence.update(figures)
+    return SimpleNamespace(**evidence)
+
+
 def _named(first_z: float, look_margin: float, look_noise: float) -> tuple[str, str]:
     """The tile name (and reason) the reader gives a square whose first look names A over B
     with margin 0.5 at misfit z ``first_z``, and whose closer look names B over A."""
-    from types import SimpleNamespace
-
     from companion.the_glade.recognition.close_calls import Look, misfit_z
     from companion.the_glade.recognition.reader import SquareReading, _name_tile
 
-    templates = np.zeros((2, 16), np.float32)
-    templates[1, :4] = 1.0
-    gap = float(((templates[0] - templates[1]) ** 2).mean())
+    gap = float(((_TEMPLATES[0] - _TEMPLATES[1]) ** 2).mean())
     d1 = gap * (0.5 * np.sqrt(32 * 32 * 3 / 16) / (2 * first_z)) ** 2  # z of (d1, d1 + gap / 2)
     assert misfit_z(d1, d1 + 0.5 * gap, gap) == pytest.approx(first_z)
-    ev = SimpleNamespace(tiles=[((d1, 0, "A"), (d1 + 0.5 * gap, 1, "B"))],
-                         tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
-                         tile_angle=np.zeros(1), templates=templates,
-                         looks={0: Look(("B", 1, "A"), look_margin, look_noise)})
-    model = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "spring"])
+    ev = _square(tiles=[((d1, 0, "A"), (d1 + 0.5 * gap, 1, "B"))],
+                 looks={0: Look(("B", 1, "A"), look_margin, look_noise)})
     reading = SquareReading("A1", "tile")
-    _name_tile(model, ev, 0, reading)
+    _name_tile(_MODEL, ev, 0, reading)
     return reading.name, reading.reason
 
 
@@ -187,23 +200,16 @@ def _judged(look_noise: float, disc: float) -> tuple[str, str | None]:
     """How the reader judges a square seen on art style 12 (photo 20064 D5): a mouse tile
     lit unevenly, so its first look fits poorly, beside a white counter whose search found
     a faint outline on the tile's paper and fitted it better."""
-    from types import SimpleNamespace
-
     from companion.the_glade.recognition.close_calls import Look
     from companion.the_glade.recognition.reader import _judge
 
-    templates = np.zeros((2, 16), np.float32)
-    templates[1, :4] = 1.0
-    ev = SimpleNamespace(
+    ev = _square(
         tiles=[((0.0458, 0, "mouse/hazelnut/oak"), (0.0471, 1, "mouse/acorn/oak"))],
         counters={0: (0.0156, 0.196, "white-double", "white-single", np.zeros(2))},
-        centres=np.zeros((1, 2)), disc=np.array([disc]), structure=np.array([2.54]),
-        tint={0: (0.0173, 0.0196)}, outline=np.array([0.528]), empty=np.array([0.1144]),
-        sat=np.zeros(1), white=np.zeros(1), frame_share=np.ones(1), tile_clipped=np.zeros(1),
-        tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1), templates=templates,
+        disc=np.array([disc]), structure=np.array([2.54]), tint={0: (0.0173, 0.0196)},
+        outline=np.array([0.528]), empty=np.array([0.1144]),
         looks={0: Look(("mouse/hazelnut/oak", 0, "mouse/blackberry/oak"), 1.03, look_noise)})
-    model = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "spring"])
-    reading = _judge(model, ev, 0, "D5")
+    reading = _judge(_MODEL, ev, 0, "D5")
     return reading.kind, reading.name
 
 
@@ -222,22 +228,15 @@ def _counter_square(tint, disc: float, empty: float, counter: float, tile: float
                     ) -> tuple[str, str | None, str]:
     """How the reader judges an inner square where a counter was looked for: its kind,
     name and reason, from the figures of a photo (no closer look at its tile call)."""
-    from types import SimpleNamespace
-
     from companion.the_glade.recognition.reader import _judge
 
-    templates = np.zeros((2, 16), np.float32)
-    templates[1, :4] = 1.0
-    ev = SimpleNamespace(
+    ev = _square(
         tiles=[((tile, 0, "mouse/acorn/maple"), (tile + 0.001, 1, "mouse/blackberry/maple"))],
         counters={0: (counter, 0.48, name, "green-double", np.zeros(2))},
-        centres=np.zeros((1, 2)), disc=np.array([disc]), structure=np.array([structure]),
+        disc=np.array([disc]), structure=np.array([structure]),
         tint={} if tint is None else {0: tint}, outline=np.array([0.35]),
-        empty=np.array([empty]), sat=np.array([sat]), white=np.zeros(1),
-        frame_share=np.ones(1), tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
-        tile_angle=np.zeros(1), templates=templates, looks={})
-    model = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "spring"])
-    reading = _judge(model, ev, 0, "D4")
+        empty=np.array([empty]), sat=np.array([sat]))
+    reading = _judge(_MODEL, ev, 0, "D4")
     return reading.kind, reading.name, reading.reason
 
 
@@ -294,8 +293,6 @@ def test_clipped_pixels_count_only_where_the_faces_differ():
 def test_clipped_share_of_a_tile_is_weighed_where_its_best_two_faces_differ():
     """The first look's version of the same: the share of a tile's clipped pixels, weighted
     by how much its two best faces differ there."""
-    from types import SimpleNamespace
-
     from companion.the_glade.recognition.evidence import _clipped_where_they_differ
     from companion.the_glade.recognition.model import TILE_PATCH
 
