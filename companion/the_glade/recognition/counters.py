@@ -153,12 +153,12 @@ def _likeness_round(colours: CounterColours, smooth: np.ndarray, at: np.ndarray,
     """The likeness (:meth:`CounterColours.likeness`) at each place of a 3 x 3 grid ``step``
     apart round each counter ``at`` (n, 9), and those places (n, 9, 2). Only the faces
     nearest the counter at its middle place are compared (NEAREST_FACES)."""
-    near = colours.nearest(cut_many(smooth, at * FINE, np.zeros(len(at)), side,
-                                    COUNTER_PATCH), NEAREST_FACES)
     tries = at[:, None, :] + _ROUND[None] * step
     flat = tries.reshape(-1, 2)
-    like = colours.likeness(cut_many(smooth, flat * FINE, np.zeros(len(flat)), side,
-                                     COUNTER_PATCH), flat, np.repeat(near, len(_ROUND), axis=0))
+    patches = cut_many(smooth, flat * FINE, np.zeros(len(flat)), side, COUNTER_PATCH)
+    middle = patches.reshape(len(at), len(_ROUND), *patches.shape[1:])[:, len(_ROUND) // 2]
+    near = colours.nearest(middle, NEAREST_FACES)
+    like = colours.likeness(patches, flat, np.repeat(near, len(_ROUND), axis=0))
     return like.reshape(len(at), -1), tries
 
 
