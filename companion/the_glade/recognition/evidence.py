@@ -151,7 +151,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     looks = _closer_look(model, cache, tset, fine, smooth, tiles, close, tile_at, tile_angle,
                          tside, measured.blur, structure < BARE_STRUCTURE)
     tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
-    # counters: only on inner squares that are neither clearly a tile nor clearly empty
+    # counters: on inner squares that are neither clearly a tile nor clearly empty, and on
+    # bare-looking ones where a counter may hide
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
     d_tile = np.array([t[0][0] for t in tiles])
     unclear = np.flatnonzero(inner & ~(d_tile < 0.4 * empty) & ~(empty < 0.4 * d_tile))
@@ -310,7 +311,7 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
 
 def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
               ref: np.ndarray, strip: np.ndarray, centres: np.ndarray, idx: np.ndarray,
-              blur: Blur, bare_looking: np.ndarray | None = None
+              blur: Blur, bare_looking: np.ndarray
               ) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]], np.ndarray]:
     """The best counter on each square ``idx``, and on each square ``bare_looking`` where
     one may hide (:func:`counters.may_hide_a_counter`): found by its round outline, placed
@@ -327,7 +328,7 @@ def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
     faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
     colours = CounterColours.measure(faces.colours, view, ref, strip, cside / FINE,
                                      disc_mask())
-    if colours is not None and bare_looking is not None and len(bare_looking):
+    if colours is not None and len(bare_looking):
         hide = may_hide_a_counter(colours, smooth, centres[bare_looking], cside)
         idx = np.sort(np.concatenate([idx, bare_looking[hide]]))
     if not len(idx):
