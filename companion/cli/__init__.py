@@ -30,14 +30,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    for key, default in (("json", False), ("verbose", False), ("config", None)):
+        if not hasattr(args, key):
+            setattr(args, key, default)
     _setup_logging(args.verbose)
-    want_json = getattr(args, "json", False)
     try:
         from companion.cli.commands import run_command
 
         return run_command(parser, args)
     except CompanionError as exc:
-        return _fail(str(exc), want_json)
+        return _fail(str(exc), args.json)
     except KeyboardInterrupt:
         print("companion: stopped", file=sys.stderr)
         return 130
@@ -50,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: one line for the user, the traceback with --verbose
         log.debug("internal error", exc_info=True)
         return _fail(f"internal error ({type(exc).__name__}: {exc}); run again with --verbose "
-                     "for details and please report it", want_json)
+                     "for details and please report it", args.json)
 
 
 def _fail(message: str, want_json: bool) -> int:

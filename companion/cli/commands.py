@@ -1,49 +1,25 @@
-"""What each subcommand does: look up the game, check the named files, call the game's job."""
+"""What each subcommand does: the service's commands here, a game's verbs through its hook."""
 
 from __future__ import annotations
 
 import argparse
 import logging
-import sys
 from pathlib import Path
 from typing import Any
 
 from companion.cli import emit
-from companion.errors import InputFileError, UnknownGameError
-from companion.games import JOBS, GameInfo, all_games, find_game
+from companion.cli.hooks import UsageError
+from companion.errors import UnknownGameError
+from companion.games.registry import JOBS, GameInfo, all_games, find_game
 
 log = logging.getLogger(__name__)
 
 
-def _existing(path: str, what: str, folder: bool = False) -> Path:
-    p = Path(path).expanduser()
-    if not p.exists():
-        raise InputFileError(f"{what} {p} does not exist")
-    if folder and not p.is_dir():
-        raise InputFileError(f"{what} {p} is not a folder")
-    if not folder and p.is_dir():
-        raise InputFileError(f"{what} {p} is a folder, not a file")
-    return p
-
-
-def _game(parser: argparse.ArgumentParser, name: str) -> GameInfo:
-    try:
-        return find_game(name)
-    except UnknownGameError as exc:
-        parser.error(str(exc))  # exits with status 2: a wrong command line
-        raise  # pragma: no cover
-
-
-def _job_result(args: argparse.Namespace, report: Any) -> int:
-    emit(report.data, report.text, args.json)
-    return 0
-
-
 def cmd_games(args: argparse.Namespace) -> int:
-    rows = [{"name": g.name, "title": g.title, "jobs": sorted(g.jobs)} for g in all_games()]
+    rows = [{"name": g.name, "title": g.title, "jobs": list(g.jobs)} for g in all_games()]
     lines = []
     for g in all_games():
-        able = ", ".join(j for j in JOBS if g.can(j)) or "nothing yet (coming)"
+        able = ", ".join(g.jobs) or "nothing yet (coming)"
         lines.append(f"{g.name:13} {g.title:13} {able}")
     emit({"games": rows}, "\n".join(lines), args.json)
     return 0
@@ -52,7 +28,11 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_config(args: argparse.Namespace) -> int:
     from companion.config import dump_config, load_config
 
-    print(dump_config(load_config(args.config)), end="")
+    config = load_config(args.config)
+    if args.json:
+        emit({"config": dict(config.values), "data_dir": str(config.data_dir)}, "", True)
+    else:
+        print(dump_config(config), end="")
     return 0
 
 
@@ -69,6 +49,8 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     from companion.doctor import doctor
 
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be more than 0")
     report = doctor(args.config, buttons=not args.no_buttons, timeout=args.timeout)
     emit(report.data, report.text, args.json)
     return 0 if report.data.get("ok") else 1
@@ -78,6 +60,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from companion.calibration import calibrate_camera, calibrate_table
 
     if args.what == "camera":
+        if args.frames < 3:
+            raise UsageError("--frames must be 3 or more")
         report = calibrate_camera(args.config, photos=Path(args.photos) if args.photos else None,
                                   frames=args.frames)
     else:
@@ -138,53 +122,49 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(Path(args.out), quiet=args.quiet, config_file=args.config)
 
 
+SERVICE_COMMANDS = {"games": cmd_games, "config": cmd_config, "run": cmd_run, "demo": cmd_demo,
+                    "history": cmd_history, "doctor": cmd_doctor, "calibrate": cmd_calibrate}
+
+
+def parse_game_command(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                       ) -> tuple[GameInfo, argparse.ArgumentParser, argparse.Namespace]:
+    """The game of ``companion VERB GAME ...`` and the rest of the line, parsed by the game's
+    own parser (``--help`` there shows that game's flags)."""
+    from companion.cli.parser import game_parser
+
+    try:
+        game = find_game(args.game)
+    except UnknownGameError as exc:
+        parser.error(str(exc))  # exits with status 2: a wrong command line
+        raise  # pragma: no cover
+    sub = game_parser(args.command, game)  # UnsupportedJobError: exit 1, naming who can
+    rest = sub.parse_args(args.rest)
+    # --json, --verbose and --config may stand before the game's name or after it
+    for key in ("json", "verbose", "config"):
+        value = getattr(rest, key, None) or getattr(args, key, None)
+        setattr(rest, key, value)
+        setattr(args, key, value)  # what main reports errors by
+    rest.command, rest.game = args.command, game.name
+    return game, sub, rest
+
+
 def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Dispatch one parsed command line."""
-    command = args.command
-    simple = {"games": cmd_games, "config": cmd_config, "run": cmd_run, "demo": cmd_demo,
-              "history": cmd_history, "doctor": cmd_doctor, "calibrate": cmd_calibrate}
-    if command == "calibrate" and args.frames < 3:
-        parser.error("--frames must be 3 or more")
-    if command == "doctor" and args.timeout <= 0:
-        parser.error("--timeout must be more than 0")
-    if command in simple:
-        return simple[command](args)
-    game = _game(parser, args.game)
-    job = game.job(command)
-    if command == "score":
-        return _job_result(args, job(_existing(args.state, "state file")))
-    if command == "check":
-        return _job_result(args, job(_existing(args.before, "state file"),
-                                     _existing(args.after, "state file")))
-    if command == "hint":
-        rack = [t.strip() for t in args.rack.split(",") if t.strip()]
-        if args.limit is not None and args.limit < 1:
-            parser.error("--limit must be 1 or more")
-        return _job_result(args, job(_existing(args.state, "state file"), player=args.player,
-                                     rack=rack, limit=args.limit))
-    if command == "enrol":
-        return _job_result(args, job(_existing(args.pack, "pack folder", folder=True),
-                                     out=Path(args.out)))
-    if command == "cut-sheet":
-        if not 32 <= args.size <= 1024:
-            parser.error("--size must be between 32 and 1024")
-        if args.start is not None and args.start < 1:
-            parser.error("--start must be 1 or more")
-        names = _existing(args.names, "names file") if args.names else None
-        return _job_result(args, job(_existing(args.photo, "photo"),
-                                     pack=Path(args.pack).expanduser(), names=names,
-                                     season=args.season, size=args.size, start=args.start))
-    if command == "scan":
-        previous = _existing(args.previous, "state file") if args.previous else None
-        return _job_result(args, job(_existing(args.photo, "photo"),
-                                     model=_existing(args.model, "model folder", folder=True),
-                                     overlay=Path(args.overlay) if args.overlay else None,
-                                     previous=previous))
-    if command == "assist":
-        if args.seconds <= 0:
-            parser.error("--seconds must be more than 0")
-        return _job_result(args, job(_existing(args.state, "state file"), seconds=args.seconds))
-    if command == "play":
-        return int(job(seed=args.seed))
-    print(f"companion: unknown command {command}", file=sys.stderr)  # pragma: no cover
-    return 2  # pragma: no cover
+    if args.command in SERVICE_COMMANDS:
+        try:
+            return SERVICE_COMMANDS[args.command](args)
+        except UsageError as exc:
+            parser.error(str(exc))
+    game, sub, game_args = parse_game_command(parser, args)
+    command = game.command(args.command)
+    try:
+        outcome = command.run(game_args)
+    except UsageError as exc:
+        sub.error(str(exc))
+    if isinstance(outcome, int):
+        return outcome
+    emit(outcome.data, outcome.text, getattr(game_args, "json", False))
+    return 0
+
+
+__all__ = ["JOBS", "run_command"]

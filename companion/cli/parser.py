@@ -1,39 +1,57 @@
-"""The command line's grammar (kept apart from what the commands do, to start fast)."""
+"""The command line's grammar (kept apart from what the commands do, to start fast).
+
+Game verbs (``score``, ``check``, ``hint``, ``assist``, ``play``, ``enrol``, ``scan``,
+``cut-sheet``) read ``companion VERB GAME ...``: the first parser takes the verb and the game,
+and the game's own parser (built from its ``commands`` hook by :func:`game_parser`) takes the
+rest, so ``companion score the-glade --help`` shows only the flags The Glade's scoring takes.
+"""
 
 from __future__ import annotations
 
 import argparse
 
 from companion import __version__
+from companion.games.registry import JOBS, GameInfo, all_games
 
-GAME_HELP = "the game: the-glade, glass-garden, gardlings or meadow"
 
-
-def _common(json_output: bool = True) -> argparse.ArgumentParser:
+def _common(json_output: bool = True, suppress: bool = False) -> argparse.ArgumentParser:
+    """``--config``, ``--verbose`` and ``--json``: accepted before and after the game's name
+    (``suppress`` leaves them unset when absent, so a later parser's value is kept)."""
+    default = {"default": argparse.SUPPRESS} if suppress else {}
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--config", metavar="FILE",
                    help="a configuration file (default: ~/.config/companion/companion.yaml, "
-                        "then /etc/companion/companion.yaml)")
-    p.add_argument("-v", "--verbose", action="store_true", help="log details for debugging")
+                        "then /etc/companion/companion.yaml)", **default)
+    p.add_argument("-v", "--verbose", action="store_true", help="log details for debugging",
+                   **default)
     if json_output:
-        p.add_argument("--json", action="store_true", help="print machine-readable JSON")
+        p.add_argument("--json", action="store_true", help="print machine-readable JSON",
+                       **default)
     return p
 
 
+def _game_help(job: str) -> str:
+    able = [g.name for g in all_games() if g.can(job)]
+    return "the game: " + (", ".join(able) if able else "none can yet")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    common = _common()
-    plain = _common(json_output=False)
+    common = _common(suppress=True)
+    plain = _common(json_output=False, suppress=True)
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Table Companion: scores, rules and advice for board games on the table.",
+        epilog="Game commands take the game's name first: 'companion score the-glade --help' "
+               "lists what The Glade's scoring takes.",
         parents=[plain])
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def add(name: str, help_text: str, parents: list[argparse.ArgumentParser] | None = None,
-            ) -> argparse.ArgumentParser:
+            **kwargs: object) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, description=help_text,
-                              parents=parents if parents is not None else [common])
+                              parents=parents if parents is not None else [common],
+                              **kwargs)  # type: ignore[arg-type]
 
     add("run", "run the table service on the configured camera, display and buttons",
         [plain])
@@ -44,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--quiet", action="store_true", help="do not print each frame")
 
     add("games", "list the games and what the companion can do for each")
-    add("config", "check the configuration and print the settings in force", [plain])
+    add("config", "check the configuration and print the settings in force")
     add("history", "list the finished games the service has recorded, newest first")
     doctor = add("doctor", "check the Pi, OLED, buttons, camera, versions and configuration; "
                  "say how to fix what is wrong")
@@ -52,78 +70,39 @@ def build_parser() -> argparse.ArgumentParser:
                         help="skip the button check (it asks you to press each button)")
     doctor.add_argument("--timeout", type=float, default=10.0,
                         help="seconds to wait for each button (default: %(default)s)")
-    calibrate = add("calibrate", "calibrate the camera's lens, or check the table set-up")
-    calibrate.add_argument("what", choices=["camera", "table"],
-                           help="camera: lens calibration from the printed ChArUco board; "
-                                "table: where the board is seen, sharpness and exposure")
-    calibrate.add_argument("--photos", metavar="DIR",
-                           help="camera: use these photos of the ChArUco board instead of "
-                                "capturing")
-    calibrate.add_argument("--frames", type=int, default=20,
-                           help="camera: how many views to capture (default: %(default)s)")
-    calibrate.add_argument("--photo", metavar="FILE",
-                           help="table: use this photo instead of capturing")
-    calibrate.add_argument("--overlay", metavar="OUT.png", default="table-setup.png",
-                           help="table: where to draw what the camera sees "
-                                "(default: %(default)s)")
+    _calibrate(add("calibrate", "calibrate the camera's lens, or check the table set-up"),
+               common)
 
-    score = add("score", "print the final score of every player from a state file")
-    score.add_argument("game", help=GAME_HELP)
-    score.add_argument("state", help="the game state file (JSON or YAML)")
-
-    check = add("check", "rule on one placement: is it legal, and what does it trigger?")
-    check.add_argument("game", help=GAME_HELP)
-    check.add_argument("before", help="the forest before the placement (state file)")
-    check.add_argument("after", help="the forest after the placement (state file)")
-
-    hint = add("hint", "list the legal placements from a rack, best first")
-    hint.add_argument("game", help=GAME_HELP)
-    hint.add_argument("state", help="the game state file")
-    hint.add_argument("--player", required=True, help="whose forest")
-    hint.add_argument("--rack", required=True, metavar="TILE,TILE,...",
-                      help="the tiles on the rack, comma-separated")
-    hint.add_argument("--limit", type=int, metavar="N", help="list at most N placements")
-
-    enrol = add("enrol", "learn the look of a game's components from an enrolment pack")
-    enrol.add_argument("game", help=GAME_HELP)
-    enrol.add_argument("pack", help="the pack folder (holding pack.yaml)")
-    enrol.add_argument("--out", required=True, metavar="MODEL", help="the model folder to write")
-
-    cut = add("cut-sheet", "cut tile photos for an enrolment pack out of one photo of tiles "
-              "laid in rows on a plain sheet")
-    cut.add_argument("game", help=GAME_HELP)
-    cut.add_argument("photo", help="the photo of the sheet, taken from above (JPEG or PNG)")
-    cut.add_argument("--pack", required=True, metavar="DIR",
-                     help="the pack folder (made if missing): writes tiles/NNNN.png and a "
-                          "contact sheet to check them by, and adds their entries to its "
-                          "pack.yaml, keeping what is there")
-    cut.add_argument("--names", metavar="FILE",
-                     help="the tiles' names in reading order (rows top to bottom, each left "
-                          "to right), one a line: 'hedgehog/acorn/oak spring'; without it "
-                          "the entries get placeholders to fill in")
-    cut.add_argument("--season", choices=["spring", "summer"],
-                     help="the season of every tile whose line gives none")
-    cut.add_argument("--size", type=int, default=128, metavar="PX",
-                     help="width of each cut tile image in pixels (default: %(default)s)")
-    cut.add_argument("--start", type=int, metavar="N",
-                     help="number of the first tile file (default: after the pack's last)")
-
-    scan = add("scan", "read what lies on a board from one photo")
-    scan.add_argument("game", help=GAME_HELP)
-    scan.add_argument("photo", help="the photo (JPEG or PNG)")
-    scan.add_argument("--model", required=True, help="a model folder made by 'companion enrol'")
-    scan.add_argument("--overlay", metavar="OUT.png", help="draw what was seen onto the photo")
-    scan.add_argument("--previous", metavar="STATE",
-                      help="the last known state of this board, to catch contradictions")
-
-    assist = add("assist", "advise the solo player: the best turn and the plan behind it")
-    assist.add_argument("game", help=GAME_HELP)
-    assist.add_argument("state", help="the game state file")
-    assist.add_argument("--seconds", type=float, default=10.0,
-                        help="how long to think (default: %(default)s)")
-
-    play = add("play", "play a game in the terminal, with the assistant's advice on request",
-               [plain])
-    play.add_argument("game", help=GAME_HELP)
-    play.add_argument("--seed", type=int, default=1, help="which deal (default: %(default)s)")
+    for job in JOBS:
+        verb = add(job, f"{JOBS[job]}: 'companion {job} GAME --help' for the game's flags",
+                   usage=f"companion {job} GAME ...")
+        verb.add_argument("game", metavar="GAME", help=_game_help(job))
+        verb.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
+
+
+def _calibrate(calibrate: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    what = calibrate.add_subparsers(dest="what", required=True, metavar="WHAT")
+    camera = what.add_parser(
+        "camera", parents=[common], help="lens calibration from the printed ChArUco board",
+        description="Calibrate the camera's lens from views of the printed ChArUco board.")
+    camera.add_argument("--photos", metavar="DIR",
+                        help="use these photos of the ChArUco board instead of capturing")
+    camera.add_argument("--frames", type=int, default=20,
+                        help="how many views to capture, 3 or more (default: %(default)s)")
+    table = what.add_parser(
+        "table", parents=[common], help="where the board is seen, sharpness and exposure",
+        description="Check the table set-up: where the board is seen, sharpness and exposure.")
+    table.add_argument("--photo", metavar="FILE", help="use this photo instead of capturing")
+    table.add_argument("--overlay", metavar="OUT.png", default="table-setup.png",
+                       help="where to draw what the camera sees (default: %(default)s)")
+
+
+def game_parser(job: str, game: GameInfo) -> argparse.ArgumentParser:
+    """The parser of ``companion JOB GAME``: the game's own flags for that verb."""
+    command = game.command(job)
+    p = argparse.ArgumentParser(prog=f"companion {job} {game.name}",
+                                description=f"{game.title}: {command.help}",
+                                parents=[_common(json_output=command.json)])
+    command.arguments(p)
+    return p

@@ -1,6 +1,6 @@
 """Gardlings: tile-laying with edges (components read from a catalogue)."""
 
-from companion.games import GameInfo
+from companion.games.registry import GameInfo
 
 GAME = GameInfo(
     name="gardlings",
@@ -8,5 +8,4 @@ GAME = GameInfo(
     rulebook="gardlings.txt",
     min_players=1,
     max_players=4,
-    jobs={},
 )

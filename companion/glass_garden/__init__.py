@@ -1,6 +1,6 @@
 """Glass Garden: the solo game of succulents, glass cards and one critter."""
 
-from companion.games import GameInfo
+from companion.games.registry import GameInfo
 
 GAME = GameInfo(
     name="glass-garden",
@@ -8,7 +8,7 @@ GAME = GameInfo(
     rulebook="glass-garden.txt",
     min_players=1,
     max_players=1,
-    jobs={"assist": "companion.glass_garden.jobs:assist",
-          "play": "companion.glass_garden.jobs:play"},
-    screens="companion.glass_garden.screens:play_page",
+    commands="companion.glass_garden.commands:COMMANDS",
+    rules="companion.glass_garden.rules:RULES",
+    flow="companion.glass_garden.screens:play_page",
 )

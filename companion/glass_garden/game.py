@@ -18,15 +18,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from companion.errors import StateError
+from companion.games.interface import NOT_NOW, TERMINAL, IllegalAction, Ruling, Violation
+from companion.games.score import ScoreSheet
 from companion.glass_garden import effects, growing, sunlight
 from companion.glass_garden.actions import Action, Done, Grow, Move, Shift, UseGlass
 from companion.glass_garden.critter import DARK_TURNS, advance, arrow, side_up
 from companion.glass_garden.damage import apply_damage
 from companion.glass_garden.deck import Critter, Deck, Step
 from companion.glass_garden.garden import BOTTOM, TOP, Garden
-from companion.glass_garden.scoring import score
+from companion.glass_garden.scoring import score, score_sheet
 
 ACTIONS, GROW, SUNLIGHT, OVER = "actions", "grow", "sunlight", "over"
+#: the codes of Glass Garden's refusals (with the interface's ``not-now``: an action of this
+#: step that the garden does not allow, such as a shift against the critter's arrow)
+GAME_OVER, WRONG_STEP = "game-over", "wrong-step"
+VIOLATION_CODES = frozenset({GAME_OVER, WRONG_STEP, NOT_NOW})
 SUNLIGHT_TURN = DARK_TURNS + 1
 
 
@@ -36,6 +42,8 @@ class Table:
 
     deck: Deck
     critter: Critter
+    #: the name of the one seat, as the score sheet shows it
+    player: str = "Solo"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +88,25 @@ class State:
             return [*growing.grow_actions(self), *sunlight.glass_actions(self), Done()]
         return []
 
+    def rule(self, action: Action) -> Ruling:
+        """Legal when listed; otherwise the game is over, the action belongs to another
+        step (``wrong-step``), or it is of this step but the garden does not allow it."""
+        if action in self.legal_actions():
+            return Ruling(action)
+        if self.is_terminal():
+            code = GAME_OVER
+        elif type(action) not in {type(a) for a in self.legal_actions()}:
+            code = WRONG_STEP
+        else:
+            code = NOT_NOW
+        where = (f"turn {self.turn}", self.phase)
+        return Ruling(action, (Violation(code, where, f"not a legal action now: {action!r}"),))
+
     def apply(self, action: Action) -> State:
-        """The state after ``action``; :class:`StateError` if it is not legal now."""
+        """The state after ``action``; :class:`IllegalAction` (a :class:`StateError`) with
+        the code of :meth:`rule` if it is not legal now."""
         if action not in self.legal_actions():
-            raise StateError(f"not a legal action now: {action!r}")
+            raise self.rule(action).refusal()
         return self.apply_unchecked(action)
 
     def apply_unchecked(self, action: Action) -> State:
@@ -98,7 +121,7 @@ class State:
         elif isinstance(action, Grow):
             state = growing.grow_paid(self, action)
         else:
-            raise StateError(f"not an action of the {self.phase} step: {action!r}")
+            raise IllegalAction(f"not an action of the {self.phase} step: {action!r}", WRONG_STEP)
         return state.settle()
 
     def is_terminal(self) -> bool:
@@ -108,10 +131,16 @@ class State:
         return [float(self.score())] if self.is_terminal() else [0.0]
 
     def current_player(self) -> int:
-        return -4 if self.is_terminal() else 0  # OpenSpiel's TERMINAL / player 0
+        return TERMINAL if self.is_terminal() else 0
 
     def score(self) -> int:
         return score(self.garden)
+
+    def score_sheet(self) -> ScoreSheet:
+        """The garden's points, plant by plant (2 top row, 1 middle or bottom, 0 soil),
+        with the rulebook's title for the total."""
+        return score_sheet(self.table.deck, self.garden, final=self.is_terminal(),
+                           seat=self.table.player)
 
     def __str__(self) -> str:
         where = "sunlight phase" if self.turn == SUNLIGHT_TURN else f"turn {self.turn}"
@@ -141,7 +170,7 @@ class State:
         if isinstance(action, Done):
             return replace(self, phase=GROW)
         if not isinstance(action, Shift | Move):
-            raise StateError(f"not an action of the actions step: {action!r}")
+            raise IllegalAction(f"not an action of the actions step: {action!r}", WRONG_STEP)
         garden = moved(self.garden, action)
         left = self.actions_left - 1
         return State(self.table, garden, self.turn, GROW if left == 0 else ACTIONS, left,

@@ -9,7 +9,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from companion.games.score import ScoreSheet
 from companion.glass_garden.garden import TOP, Garden
+
+if TYPE_CHECKING:
+    from companion.glass_garden.deck import Deck
+
+SEAT = "Solo"
 
 MAX_SCORE = 16
 TITLES: tuple[tuple[int, str], ...] = (
@@ -28,3 +37,12 @@ def score(garden: Garden) -> int:
 
 def title(points: int) -> str:
     return next(name for low, name in TITLES if points >= low)
+
+
+def score_sheet(deck: Deck, garden: Garden, *, final: bool = True, seat: str = SEAT,
+                ) -> ScoreSheet:
+    """The score as the shared sheet: one line per plant in deck order, the title as result."""
+    lines = [(f"plant:{p.name}", p.name, plant_points(garden, i))
+             for i, p in enumerate(deck.plants)]
+    sheet = ScoreSheet.of("glass-garden", [(seat, lines)], final=final)
+    return replace(sheet, result=title(sheet.total(seat)))

@@ -1,6 +1,6 @@
 """Meadow: a card game of 184 cards (read from a catalogue)."""
 
-from companion.games import GameInfo
+from companion.games.registry import GameInfo
 
 GAME = GameInfo(
     name="meadow",
@@ -8,5 +8,4 @@ GAME = GameInfo(
     rulebook="meadow.txt",
     min_players=1,
     max_players=4,
-    jobs={},
 )

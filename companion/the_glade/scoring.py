@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.games.score import ScoreLine, ScoreSheet, SeatScore, TieBreak
 from companion.the_glade.names import Counter, MatchCounter, Token
 from companion.the_glade.table import CounterRef, GameState, Player
 
@@ -66,6 +67,28 @@ class GameScore:
         if self.solo is not None:
             data["solo"] = self.solo
         return data
+
+    def sheet(self, final: bool = True) -> ScoreSheet:
+        """This score as the shared :class:`ScoreSheet` (what the screens and history read)."""
+        labels = dict(LINES)
+        seats = tuple(SeatScore(p.name, p.total, tuple(ScoreLine(k, labels[k], v)
+                                                       for k, v in p.breakdown.items()))
+                      for p in self.players)
+        tie = None
+        if self.tie_break is not None:
+            tb = self.tie_break
+            tie = TieBreak(tuple(tb["tied"]), str(tb["rule"]),  # type: ignore[arg-type]
+                           dict(tb["toadstools_left"]), self.winner)  # type: ignore[call-overload]
+        if self.winner is not None:
+            winners: tuple[str, ...] = (self.winner,)
+        elif self.tie_break is not None:
+            winners = tuple(self.tie_break["tied"])  # type: ignore[arg-type]
+        else:
+            winners = ()
+        result = ""
+        if self.solo is not None:
+            result = f"{self.solo['turns']} turns, {self.solo['points']} points"
+        return ScoreSheet("the-glade", seats, winners, tie, final, result)
 
 
 def token_value(state: GameState, player: Player, token: Token, ref: CounterRef) -> int:

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from companion import games
 from companion.cli import main
+from companion.cli.hooks import Command, existing, state_argument
 from companion.cli.parser import build_parser
-from companion.games import GameInfo
+from companion.games import GameInfo, registry
+from companion.paths import PROJECT_ROOT
 from companion.report import Report
 
 SUBCOMMANDS = [a for a in build_parser()._subparsers._group_actions[0].choices]  # type: ignore[union-attr]
@@ -46,11 +47,15 @@ def fake_score(state: Path) -> Report:
     return Report({"players": data["players"], "winner": None}, "scored")
 
 
+FAKE_COMMANDS = {"score": Command("score a fake game", state_argument,
+                                   lambda args: fake_score(existing(args.state, "state file")))}
+
+
 @pytest.fixture
 def fake_games(monkeypatch: pytest.MonkeyPatch) -> None:
-    able = GameInfo("able", "Able", "able.txt", 1, 2, {"score": f"{__name__}:fake_score"})
-    unable = GameInfo("unable", "Unable", "unable.txt", 1, 2, {})
-    monkeypatch.setattr(games, "_REGISTRY", {"able": able, "unable": unable})
+    able = GameInfo("able", "Able", "able.txt", 1, 2, commands=f"{__name__}:FAKE_COMMANDS")
+    unable = GameInfo("unable", "Unable", "unable.txt", 1, 2)
+    monkeypatch.setattr(registry, "_REGISTRY", {"able": able, "unable": unable})
 
 
 def test_job_a_game_cannot_do_yet_is_named(fake_games, capsys) -> None:
@@ -138,3 +143,68 @@ def test_a_real_game_refuses_bad_json_in_one_line(tmp_path: Path, capsys) -> Non
     captured = capsys.readouterr()
     assert "is not valid JSON" in captured.err and "line 1" in captured.err
     assert "is not valid JSON" in json.loads(captured.out)["error"]
+
+
+def test_game_help_shows_only_that_games_flags(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["hint", "the-glade", "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and "usage: companion hint the-glade" in out
+    assert "--rack" in out and "--seconds" not in out
+    with pytest.raises(SystemExit):
+        main(["assist", "glass-garden", "--help"])
+    out = capsys.readouterr().out
+    assert "--seconds" in out and "--rack" not in out and "--player" not in out
+
+
+def test_verb_help_lists_the_games_that_can(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["assist", "--help"])
+    assert "the game: glass-garden" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["play", "glass-garden", "--seed", "-1"],
+                                  ["hint", "the-glade", "s.json", "--player", "A", "--rack",
+                                   "x", "--limit", "0"],
+                                  ["assist", "glass-garden", "s.yaml", "--seconds", "0"],
+                                  ["calibrate", "camera", "--frames", "2"]])
+def test_flags_out_of_range_are_usage_errors(argv: list[str], capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert "must be" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("what", ["camera", "table"])
+def test_calibrate_parts_have_their_own_help(what: str, capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["calibrate", what, "--help"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and f"usage: companion calibrate {what}" in out
+    assert ("--frames" in out) == (what == "camera") and ("--overlay" in out) == (what == "table")
+
+
+def test_config_as_json(capsys) -> None:
+    assert main(["config", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["config"]["display"]["driver"] == "ssd1306"
+
+
+def test_json_flag_before_the_game_name(capsys) -> None:
+    state = PROJECT_ROOT / "config" / "games" / "glass-garden" / "sample-start.yaml"
+    assert main(["score", "--json", "glass-garden", str(state)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"][0]["name"] == "Solo" and data["winner"] == "Solo"
+
+
+def test_glass_garden_scores_a_state_file(tmp_path: Path, capsys) -> None:
+    state = tmp_path / "end.yaml"
+    state.write_text("game: glass-garden\ncritter: Fly\nturn: sunlight\ngarden:\n"
+                     "  - {plant: Aloe, row: top, side: succulent}\n"
+                     "  - {plant: Agave, row: bottom, side: succulent}\n"
+                     "  - Lithops\n  - Echeveria\n  - Haworthia\n  - Jade\n  - Kalanchoe\n"
+                     "  - Sedum\n  - critter\n")
+    assert main(["score", "glass-garden", str(state), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["players"][0]["total"] == 3
+    assert data["players"][0]["breakdown"]["plant:Aloe"] == 2

@@ -28,12 +28,12 @@ def test_game_record(game) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_declared_jobs_import(game) -> None:
-    for job in game.jobs:
+    for job, command in game.command_table().items():
         assert job in JOBS, f"{game.name} declares unknown job {job}"
-        assert callable(game.job(job))
+        assert command.help and callable(command.run) and callable(command.arguments)
     for job in set(JOBS) - set(game.jobs):
         with pytest.raises(UnsupportedJobError, match=f"{game.title} cannot"):
-            game.job(job)
+            game.command(job)
 
 
 def test_unknown_game() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from companion.report import Report
 
 def test_registered_jobs() -> None:
     game = find_game("glass-garden")
-    assert game.job("assist") is assist and game.job("play") is play
+    assert game.jobs == ("score", "assist", "play")
+    assert game.command("assist").json and not game.command("play").json
 
 
 def test_assist_on_the_sample_start() -> None:
@@ -87,9 +89,10 @@ def test_play_a_whole_game_by_always_choosing_the_last_option() -> None:
             line = super().readline()
             if line.strip() != "last":
                 return line
-            menu = out.getvalue().rsplit("Choose", 1)[0].rsplit("\n", 40)
-            numbers = [m.split(".")[0].strip() for m in menu if m.strip()[:1].isdigit()]
-            return (numbers[-1] if numbers else "1") + "\n"
+            # the options are in columns, numbered down each: the highest number is the last
+            menu = out.getvalue().rsplit("Options:", 1)[-1].split("Choose", 1)[0]
+            numbers = [int(n) for n in re.findall(r"(\d+)\. ", menu)]
+            return (str(max(numbers)) if numbers else "1") + "\n"
 
     status = play(seed=5, stdin=LastChooser("\n".join(answers) + "\n"), stdout=out)
     text = out.getvalue()

@@ -1,0 +1,123 @@
+"""The registry of games: one declarative record per game, each game's parts found by name.
+
+Each game sub-package declares one :class:`GameInfo` in its ``__init__`` (which must stay cheap
+to import: no OpenCV, no numpy), and :func:`_load` below is the one place that lists the game
+packages. A game's parts are named ``"module:attribute"`` and imported only when asked for, so
+``companion --help`` starts fast and no shared module imports a game:
+
+* ``rules``: its :class:`~companion.games.interface.Rules` object (the conformance test, the
+  command line and the service make and read states through it);
+* ``commands``: a mapping of verb to :class:`~companion.cli.hooks.Command`, the game's own
+  flags and job for each command-line verb it can do;
+* ``flow``: ``function(ctx, session) -> Page``, the table service's page for a game in progress;
+* ``settings``: the game's configuration schema (its ``games.<name>`` section).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from companion.errors import UnknownGameError, UnsupportedJobError
+
+#: Every verb the command line knows, with the words used to say a game cannot do it yet.
+JOBS: dict[str, str] = {
+    "score": "score a finished game",
+    "check": "rule on a placement",
+    "hint": "suggest placements",
+    "enrol": "learn components from an enrolment pack",
+    "scan": "read a photo of the table",
+    "cut-sheet": "cut tile photos out of a photo of a sheet of tiles",
+    "assist": "advise the solo player",
+    "play": "play a game in the terminal",
+}
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A declarative record of one game (in the manner of OpenSpiel's ``GameType``)."""
+
+    name: str
+    title: str
+    rulebook: str
+    min_players: int
+    max_players: int
+    commands: str = ""
+    rules: str = ""
+    flow: str = ""
+    settings: str = ""
+    #: how many players the table service can follow, when fewer than the game allows
+    table_players: tuple[int, int] | None = None
+
+    @property
+    def jobs(self) -> tuple[str, ...]:
+        """The verbs this game can do, in the command line's order."""
+        table = self.command_table()
+        return tuple(j for j in JOBS if j in table)
+
+    def can(self, job: str) -> bool:
+        return job in self.command_table()
+
+    def command_table(self) -> Mapping[str, Any]:
+        return _resolve(self.commands) if self.commands else {}
+
+    def command(self, job: str) -> Any:
+        """The :class:`~companion.cli.hooks.Command` doing ``job`` for this game."""
+        table = self.command_table()
+        if job not in table:
+            able = [g.title for g in all_games() if g.can(job)]
+            also = f" Games that can: {', '.join(able)}." if able else ""
+            raise UnsupportedJobError(f"{self.title} cannot {JOBS.get(job, job)} yet.{also}")
+        return table[job]
+
+    def load_rules(self) -> Any:
+        """The game's :class:`~companion.games.interface.Rules` (None: not written yet)."""
+        return _resolve(self.rules) if self.rules else None
+
+    def load_settings(self) -> Any:
+        """The game's configuration schema (None: the game has no settings)."""
+        return _resolve(self.settings) if self.settings else None
+
+    def play_page(self) -> Any:
+        """The function that builds the service's page for a game in progress."""
+        if not self.flow:
+            raise UnsupportedJobError(f"{self.title} cannot be followed at the table yet")
+        return _resolve(self.flow)
+
+
+@cache
+def _resolve(target: str) -> Any:
+    module_name, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _load() -> dict[str, GameInfo]:
+    """The one place that lists the game packages (menu order)."""
+    from companion import gardlings, glass_garden, meadow, the_glade
+
+    games = [the_glade.GAME, glass_garden.GAME, gardlings.GAME, meadow.GAME]
+    return {g.name: g for g in games}
+
+
+_REGISTRY: dict[str, GameInfo] | None = None
+
+
+def all_games() -> list[GameInfo]:
+    """Every registered game, in menu order."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = _load()
+    return list(_REGISTRY.values())
+
+
+def find_game(name: str) -> GameInfo:
+    """The game called ``name`` (its spec name, e.g. ``the-glade``)."""
+    games = {g.name: g for g in all_games()}
+    try:
+        return games[name]
+    except KeyError:
+        raise UnknownGameError(
+            f"unknown game {name!r}; known games: {', '.join(games)}") from None
