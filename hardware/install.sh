@@ -139,6 +139,9 @@ cp -r "$CHECKOUT/config" "$PREFIX/config.new"
 rm -rf "$PREFIX/config"
 mv "$PREFIX/config.new" "$PREFIX/config"
 cp "$CHECKOUT/README.md" "$PREFIX/README.md"
+# the README links into docs/: keep the manual whole on the Pi
+rm -rf "$PREFIX/docs"
+cp -r "$CHECKOUT/docs" "$PREFIX/docs"
 
 # -- 6. the command ------------------------------------------------------------------------
 cat >"$BIN" <<EOF

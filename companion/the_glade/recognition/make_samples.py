@@ -35,7 +35,7 @@ publisher's art and does not look like your copy of the game: it exists so the r
 its tests and the demo can run without anyone's photos.
 
 To recognise your own copy, make a pack of the same shape from photos of your components
-(see the project README, "Recognising a forest board"), then run
+(see docs/recognition.md, "Making a pack from your own copy"), then run
 `companion enrol the-glade YOUR-PACK --out YOUR-MODEL`.
 
 Regenerate this folder with `python -m companion.the_glade.recognition.make_samples`.
