@@ -3,6 +3,10 @@
 Every value is checked when it is loaded. A wrong key or value is refused with one message that
 names the file, the key, the bad value and what is allowed, so a user never meets a traceback or
 a setting that silently does nothing.
+
+The shared sections' schema is here (:data:`CORE`); each game's section (``games.<name>``) is
+checked against the schema its own package declares (``companion/<game>/settings.py``, named by
+the game's registry record), so this module imports no game and lists none.
 """
 
 from __future__ import annotations
@@ -37,23 +41,28 @@ class Field:
         return isinstance(value, self.kinds) and self.check(value)
 
 
-def _choice(*options: str | int) -> Field:
+# The kinds of leaf, for this module's schema and each game's own (``companion/<game>/settings``).
+
+def choice(*options: str | int) -> Field:
+    """One of ``options``."""
     kinds = tuple({type(o) for o in options})
     return Field(kinds, "one of " + ", ".join(str(o) for o in options), lambda v: v in options)
 
 
-def _int(lo: int, hi: int, what: str = "") -> Field:
+def whole(lo: int, hi: int, what: str = "") -> Field:
+    """A whole number from ``lo`` to ``hi``; ``what`` adds words to the message."""
     return Field((int,), f"a whole number from {lo} to {hi}{what}", lambda v: lo <= v <= hi)
 
 
-def _number(lo: float, hi: float) -> Field:
+def number(lo: float, hi: float) -> Field:
+    """A number (whole or not) from ``lo`` to ``hi``."""
     return Field((int, float), f"a number from {lo} to {hi}", lambda v: lo <= v <= hi)
 
 
-_BOOL = Field((bool,), "true or false")
-_TEXT = Field((str,), "a text", lambda v: bool(v.strip()))
-_PATH = Field((str,), "a file or folder path", lambda v: bool(v.strip()), nullable=True)
-_GPIO = _int(0, 27, " (a BCM GPIO number)")
+BOOL = Field((bool,), "true or false")
+TEXT = Field((str,), "a text", lambda v: bool(v.strip()))
+PATH = Field((str,), "a file or folder path", lambda v: bool(v.strip()), nullable=True)
+_GPIO = whole(0, 27, " (a BCM GPIO number)")
 
 
 def _names(value: Any) -> bool:
@@ -61,65 +70,56 @@ def _names(value: Any) -> bool:
             and all(isinstance(v, str) and v.strip() for v in value))
 
 
-def _board(value: Any) -> bool:
-    from companion.the_glade.names import BoardGeometry
-
-    try:
-        BoardGeometry.from_dict(value)
-    except Exception:
-        return False
-    return True
-
-
-SCHEMA: dict[str, Any] = {
+#: Every section but the games' own: those come from each game's package.
+CORE: dict[str, Any] = {
     "display": {
-        "driver": _choice("ssd1306", "sh1106", "preview", "dummy"),
-        "i2c_port": _int(0, 22),
-        "i2c_address": _int(0x03, 0x77, " (usually 0x3C or 0x3D)"),
-        "rotation": _choice(0, 90, 180, 270),
-        "width": _choice(128),
-        "height": _choice(64, 32),
-        "contrast": _int(0, 255),
-        "dim_after_seconds": _number(0, 86400),
-        "preview_dir": _PATH,
+        "driver": choice("ssd1306", "sh1106", "preview", "dummy"),
+        "i2c_port": whole(0, 22),
+        "i2c_address": whole(0x03, 0x77, " (usually 0x3C or 0x3D)"),
+        "rotation": choice(0, 90, 180, 270),
+        "width": choice(128),
+        "height": choice(64, 32),
+        "contrast": whole(0, 255),
+        "dim_after_seconds": number(0, 86400),
+        "preview_dir": PATH,
     },
     "buttons": {
-        "backend": _choice("gpio", "keyboard", "mock"),
+        "backend": choice("gpio", "keyboard", "mock"),
         "pins": {"up": _GPIO, "down": _GPIO, "ok": _GPIO},
-        "pull_up": _BOOL,
-        "bounce_seconds": _number(0, 1),
-        "long_press_seconds": _number(0.2, 5),
+        "pull_up": BOOL,
+        "bounce_seconds": number(0, 1),
+        "long_press_seconds": number(0.2, 5),
     },
     "camera": {
-        "source": _choice("picamera2", "opencv", "files", "simulator"),
+        "source": choice("picamera2", "opencv", "files", "simulator"),
         "device": Field((int, str), "a camera index (0, 1, ...) or a /dev/video path"),
-        "path": _PATH,
-        "width": _int(160, 4656),
-        "height": _int(120, 3496),
-        "retry_seconds": _number(0.1, 3600),
-        "average_frames": _int(1, 16),
-        "auto_capture": _BOOL,
-        "still_frames": _int(1, 20),
+        "path": PATH,
+        "width": whole(160, 4656),
+        "height": whole(120, 3496),
+        "retry_seconds": number(0.1, 3600),
+        "average_frames": whole(1, 16),
+        "auto_capture": BOOL,
+        "still_frames": whole(1, 20),
     },
-    "data_dir": _TEXT,
-    "log_level": _choice("debug", "info", "warning", "error"),
-    "games": {
-        "default": _choice("the-glade", "glass-garden", "gardlings", "meadow"),
-        "players": Field((list,), "a list of 1-8 player names", _names),
-        "the-glade": {
-            "variant": _choice("basic", "matching", "solo"),
-            "board": Field((dict,), "{rows: R, cols: C, centre: SQUARE} with the centre on the "
-                           "board, e.g. {rows: 7, cols: 7, centre: D4}", _board),
-            "model": _PATH,
-        },
-        "glass-garden": {
-            "deck": _PATH,
-            "think_seconds": _number(0.1, 600),
-        },
-        "gardlings": {},
-        "meadow": {},
-    },
+    "data_dir": TEXT,
+    "log_level": choice("debug", "info", "warning", "error"),
 }
+
+
+def schema() -> dict[str, Any]:
+    """The whole schema: :data:`CORE`, and ``games``: the default game, the players' names,
+    and under each registered game's name the schema its package declares
+    (``GameInfo.load_settings()``; none: the section holds no keys)."""
+    from companion.games import all_games
+
+    registered = all_games()
+    games: dict[str, Any] = {
+        "default": choice(*(g.name for g in registered)),
+        "players": Field((list,), "a list of 1-8 player names", _names),
+    }
+    for game in registered:
+        games[game.name] = dict(game.load_settings() or {})
+    return {**CORE, "games": games}
 
 
 @dataclass(frozen=True)
@@ -194,10 +194,14 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any],
             _merge(sub, value, rule, path, dotted + ".")
 
 
-def _missing(values: Mapping[str, Any], schema: Mapping[str, Any], prefix: str = "") -> list[str]:
+def _missing(values: dict[str, Any], schema: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The keys the defaults lack; a section with no keys to hold (a game without settings)
+    needs no default, and is added empty."""
     out = []
     for key, rule in schema.items():
-        if key not in values:
+        if key not in values and isinstance(rule, Mapping) and not rule:
+            values[key] = {}
+        elif key not in values:
             out.append(prefix + key)
         elif not isinstance(rule, Field):
             out.extend(_missing(values[key], rule, f"{prefix}{key}."))
@@ -209,9 +213,10 @@ def load_config(user_file: Path | str | None = None, *,
                 candidates: list[Path] | None = None) -> Config:
     """The defaults overridden by ``user_file`` (or the first existing default location)."""
     defaults = defaults or config_dir() / "companion.yaml"
+    rules = schema()
     values: dict[str, Any] = {}
-    _merge(values, _read_yaml(defaults), SCHEMA, defaults)
-    missing = _missing(values, SCHEMA)
+    _merge(values, _read_yaml(defaults), rules, defaults)
+    missing = _missing(values, rules)
     if missing:
         raise ConfigError(f"{defaults}: the default configuration lacks {', '.join(missing)}; "
                           "restore the file from the project")
@@ -221,7 +226,7 @@ def load_config(user_file: Path | str | None = None, *,
         chosen = next((p for p in (candidates if candidates is not None
                                    else user_config_candidates()) if p.is_file()), None)
     if chosen is not None:
-        _merge(values, _read_yaml(chosen), SCHEMA, chosen)
+        _merge(values, _read_yaml(chosen), rules, chosen)
         sources.append(chosen)
     _check_whole(values, sources[-1])
     return Config(values, tuple(sources))

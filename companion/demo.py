@@ -34,7 +34,6 @@ TONI_ILLEGAL = {**TONI_1, "C4": "mouse/mushroom/beech"}
 TONI_2 = {**TONI_1, "E4": "hedgehog/blackberry/oak", "F4": "hedgehog/blackberry/beech"}
 
 
-
 class Table:
     """The simulated table: which forest board lies under the camera now, and the players'
     eyes on the screen (to retake a photo the companion was not sure of, as people would)."""
@@ -49,11 +48,11 @@ class Table:
         return lambda: setattr(self, "tiles", tiles)
 
     def retake_if_unsure(self) -> list[Any]:
-        """A script step: on "Not sure", close it and rule again (up to 5 times in all)."""
+        """A script step: on "Not sure", choose "Retake" (up to 5 times in all)."""
         if self.service is None or self.service.page.title != "Not sure" or self.retakes >= 5:
             return []
         self.retakes += 1
-        return [K.OK, K.OK, self.retake_if_unsure]
+        return [K.OK, self.retake_if_unsure]
 
 
 def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
@@ -64,7 +63,7 @@ def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
         K.OK, K.OK,                             # New game, two players: Toni and Emma
         table.lay(TONI_1),                      # Toni lays three hedgehogs in column D
         K.OK, sure,                             # rule (legal, set of 3; retake if unsure)
-        K.OK, K.OK,                             # accept, read what moves
+        K.OK, K.OK,                             # accept, read which counter moved
         K.OK,                                   # end Toni's turn
         table.lay(EMMA_1),                      # Emma lays three acorns in row 4
         K.OK, sure, K.OK, K.OK,                 # rule (legal, set of 3), accept, read
@@ -80,7 +79,7 @@ def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
         K.OK, K.OK,                             # save it to the history
         K.DOWN, K.OK, K.BACK,                   # the history holds it
         K.BACK,                                 # back to the games
-        K.POWER, K.DOWN, K.OK,                  # stop the service
+        K.POWER, K.OK,                          # stop the service
     )
 
 

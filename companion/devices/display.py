@@ -2,8 +2,9 @@
 
 Screens are drawn elsewhere, by pure functions, as 1-bit Pillow images of the panel's size; this
 module only puts them somewhere: a luma.oled SSD1306/SH1106 over I2C on the Pi, luma's dummy
-device in tests, and off the Pi a recorder that keeps every frame for an animated GIF, a PNG and
-a terminal picture.
+device in tests, and off the Pi a recorder (the ``preview`` driver) that keeps every frame for an
+animated GIF and a PNG and, unless told not to, prints each one in the terminal: with no panel,
+the terminal is the screen the user drives the service by.
 """
 
 from __future__ import annotations
@@ -143,8 +144,13 @@ class RecordingDisplay(Display):
 
 
 def open_display(settings: dict[str, Any], data_dir: Path | None = None,
-                 echo: bool = False) -> Display:
-    """The display the ``display`` section of the configuration asks for."""
+                 echo: bool | None = None) -> Display:
+    """The display the ``display`` section of the configuration asks for.
+
+    ``echo``: whether the ``preview`` display prints each frame in the terminal; by default
+    (None) it does, since it is then the only screen there is. Pass False to keep it quiet
+    (a scripted run writing only the GIF). The OLED and the dummy never print.
+    """
     driver = settings["driver"]
     size = {"width": settings["width"], "height": settings["height"]}
     rotate = settings["rotation"] // 90
@@ -155,7 +161,8 @@ def open_display(settings: dict[str, Any], data_dir: Path | None = None,
         if driver == "dummy":
             return Display(device, "dummy")
         out = settings.get("preview_dir") or (data_dir / "frames" if data_dir else None)
-        return RecordingDisplay(device, Path(out).expanduser() if out else None, echo=echo)
+        return RecordingDisplay(device, Path(out).expanduser() if out else None,
+                                echo=True if echo is None else echo)
     return _open_oled(driver, settings, rotate, size)
 
 

@@ -4,7 +4,8 @@ The player deals the garden and tells the companion what lies where (the critter
 in each column). Each turn the companion can advise (the best two actions, what will grow, what
 the critter will damage, and the best score still reachable, thinking on a worker thread with a
 progress bar), and the player enters what they did, step by step, from short menus; every step
-is saved at once (power-cut safe) and can be undone.
+is saved at once (power-cut safe) and can be undone. The final score is the game's score sheet;
+saving it to the history and leaving the game are the service's (``companion.ui.game_over``).
 """
 
 from __future__ import annotations
@@ -149,13 +150,12 @@ class TurnPage(LiveMenuPage):
         return None
 
     def _final(self) -> Page:
-        from companion.glass_garden.scoring import title
-        from companion.ui.game_over import game_over_menu
+        """The garden's score sheet (one seat: its points, plant by plant, and its title);
+        OK offers to save it to the history."""
+        from companion.glass_garden.scoring import score_sheet
+        from companion.ui.game_over import final_score_page
 
-        points = self.tracker.state.score()
+        state = self.tracker.state
         name = self.session.players[0] if self.session.players else "Player 1"
-        data = {"players": [{"name": name, "total": points}], "winner": name}
-        over = game_over_menu(self.ctx, "glass-garden", data, back=3, end_session=True,
-                              message="The game is in the history.")
-        return TextPage("Final score", [f"{points} points: {title(points)}"],
-                        on_ok=lambda: Replace(over))
+        sheet = score_sheet(state.deck, state.garden, final=True, seat=name)
+        return final_score_page(self.ctx, "glass-garden", sheet)

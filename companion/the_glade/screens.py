@@ -1,59 +1,63 @@
-"""The Glade at the table: the service's pages for a game in progress.
+"""The Glade at the table: what the game gives the service for a game in progress.
 
-Each turn the player acts and presses OK on "Rule my placement": the camera takes the board,
-the recogniser reads it, and the arbiter compares it with that player's last accepted forest.
-The screen says LEGAL or the broken rule in one sentence, and what the placement earned (sets of
-3 and 4, enclosures, counters to move). OK accepts the reading into the game record (saved at
-once, power-cut safe); BACK rejects it. Squares the recogniser is not sure of are named, and the
-players retake the photo. Claims and extra actions, which the camera cannot see on the glade
-board, are entered from short menus.
+Each turn the player acts and presses OK on "Rule my placement" (or, with auto-capture, lets the
+table go still): the service takes the photo and asks this module to read it
+(:class:`ForestReader`: the photo to a forest reading, then the reading to a placement ruled on
+against that player's last accepted forest). The service shows the ruling: LEGAL, or the broken
+rule in one sentence, and what the placement earned (sets of 3 and 4, enclosures). OK accepts it
+into the game record (saved at once, power-cut safe) and says, in words, which counters moved;
+BACK rejects it. Squares the recogniser is not sure of are settled by the rules where they can
+be (tiles never move); the others are named, and the players retake or keep the photo. Claims
+and extra actions, which the camera cannot see on the glade board, are entered from short menus.
+
+The service owns the camera, the worker threads, the model cache, "Retake or keep", the ruling's
+screen and auto-capture (``companion.ui.capture``); this module only says what a photo of a
+forest is (:func:`scan_forest`), what it means now (:meth:`ForestReader.decide`) and how the
+game stands (:meth:`TurnPage.current`).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
-from companion.devices.buttons import Key
-from companion.errors import CompanionError, DeviceError, StateError
+from companion.errors import CompanionError, StateError
+from companion.games.interface import Ruling, Violation
 from companion.session import Session, SessionStore
+from companion.ui.capture import CaptureMenuPage, Decision, Doubts, Reader
+from companion.ui.game_over import final_score_page
 from companion.ui.pages import (
     BACK,
+    TO_FLOW_ROOT,
     Choice,
-    LiveMenuPage,
     MenuPage,
     Outcome,
     Page,
-    Pop,
     Replace,
     TextPage,
+    score_lines,
 )
-from companion.ui.task import Progress, TaskPage
+from companion.ui.ruling import Proposal
 
 #: The colours players take, in seat order (the box's four player colours).
 COLOURS = ("yellow", "blue", "red", "green")
 
+NO_MODEL = ("The Glade needs a model of your copy: run 'companion enrol the-glade PACK --out "
+            "MODEL', then set games.the-glade.model")
 
-def model_for(ctx: Any) -> Any:
-    """The recognition model named by ``games.the-glade.model``, loaded once."""
+
+def forest_model(ctx: Any) -> Any:
+    """The recognition model named by ``games.the-glade.model``, from the service's cache."""
     from companion.the_glade.recognition.model import load_model
 
-    path = ctx.settings["games"]["the-glade"].get("model")
-    if not path:
-        raise CompanionError("The Glade needs a model of your copy: run 'companion enrol "
-                             "the-glade PACK --out MODEL', then set games.the-glade.model")
-    key = ("the-glade-model", str(path))
-    if key not in ctx.cache:
-        ctx.cache[key] = load_model(Path(path).expanduser())
-    return ctx.cache[key]
+    return ctx.models.get(ctx.settings["games"]["the-glade"].get("model"), load_model,
+                          missing=NO_MODEL)
 
 
 def scan_forest(ctx: Any, photo: Any) -> dict[str, Any]:
-    """What lies on the board in ``photo``: the spec's scan JSON."""
+    """The observer: what lies on the board in ``photo``, as the spec's scan JSON."""
     from companion.the_glade.recognition.reader import read_board
 
-    return read_board(model_for(ctx), photo).result()
+    return read_board(forest_model(ctx), photo).result()
 
 
 def restore(session: Session, ctx: Any) -> Any:
@@ -82,78 +86,24 @@ def save(ctx: Any, session: Session, game: Any) -> None:
 
 
 def play_page(ctx: Any, session: Session) -> Page:
-    """The registry's hook: the page for a game of The Glade in progress."""
+    """The registry's ``flow``: the page for a game of The Glade in progress."""
     return TurnPage(ctx, session, restore(session, ctx))
 
 
-class Watcher:
-    """Auto-capture: frames taken one at a time on a worker thread while the turn page is up;
-    a still scene that differs from the last reading is handed over for a ruling."""
-
-    def __init__(self, camera: Any, still_frames: int) -> None:
-        from companion.vision.stillness import StillnessDetector
-
-        self.camera = camera
-        self.detector = StillnessDetector(still_frames=still_frames)
-        self.future: Future[Any] | None = None
-        self.primed = False  # the first still scene is the board as it stands: no ruling
-
-    def poll(self) -> Any:
-        """The photo to rule on, once the scene is still and new; else None."""
-        if self.future is None:
-            self.future = _POOL.submit(self.camera.capture)
-            return None
-        if not self.future.done():
-            return None
-        future, self.future = self.future, None
-        try:
-            frame = future.result()
-        except CompanionError:
-            return None  # a failing camera: the manual "Rule my placement" says why
-        if not self.detector.update(frame):
-            return None
-        if not self.primed:
-            self.primed = True
-            return None
-        return frame
-
-    def seen(self, photo: Any) -> None:
-        """``photo`` was ruled on: only a change from it starts the next ruling."""
-        self.detector.reset(captured=photo)
-        self.primed = True
-
-
-_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="auto-capture")
-
-
-class TurnPage(LiveMenuPage):
+class TurnPage(CaptureMenuPage):
     """Whose turn it is, and what they can do now."""
 
     def __init__(self, ctx: Any, session: Session, game: Any) -> None:
-        self.ctx, self.session, self.game = ctx, session, game
-        super().__init__()
-        camera_settings = ctx.settings.get("camera", {})
-        self.watcher = (Watcher(ctx.camera, camera_settings.get("still_frames", 3))
-                        if camera_settings.get("auto_capture") and ctx.camera is not None
-                        else None)
+        self.session, self.game = session, game
+        super().__init__(ctx)
         self.refresh()
 
-    @property
-    def busy(self) -> bool:  # type: ignore[override]
-        """Watching the table (auto-capture) while a placement may come."""
-        return (self.watcher is not None and not self.game.finished
-                and self.game.phase in ("action", "extra"))
+    def watching(self) -> bool:
+        """A placement may come from the table now."""
+        return not self.game.finished and self.game.phase in ("action", "extra")
 
-    def tick(self) -> Outcome:
-        if not self.busy or self.watcher is None:
-            return None
-        photo = self.watcher.poll()
-        if photo is None:
-            return None
-        self.watcher.seen(photo)
-        player = self.game.current
-        return TaskPage("Scanning", f"Reading {player}'s forest...",
-                        lambda progress: self._read(progress, player, photo))
+    def reader(self) -> Reader:
+        return ForestReader(self, self.game.current)
 
     def current(self) -> tuple[str, list[Choice]]:
         g = self.game
@@ -165,7 +115,7 @@ class TurnPage(LiveMenuPage):
             choices.append(Choice("Final score", self._final))
         else:
             if g.phase in ("action", "extra"):
-                choices.append(Choice("Rule my placement", self._rule))
+                choices.append(Choice("Rule my placement", self.capture))
                 if g.state.glade:
                     choices.append(Choice("Claim a toadstool", self._claim))
             if g.phase == "done" and g.extra_options():
@@ -177,49 +127,11 @@ class TurnPage(LiveMenuPage):
 
     # --- placements ------------------------------------------------------------------------
 
-    def _rule(self) -> Page:
-        player = self.game.current
-        return TaskPage("Scanning", f"Reading {player}'s forest...",
-                        lambda progress: self._read(progress, player))
-
-    def _read(self, progress: Progress, player: str, photo: Any = None) -> Page:
-        from companion.the_glade.placement import placed_between, rule_placement
-        from companion.the_glade.state_file import load_forest
-
-        if photo is None:
-            camera = self.ctx.camera
-            if camera is None:
-                raise DeviceError("no camera is configured: set camera.source")
-            from companion.calibration.capture import capture_still
-
-            progress.update(0.2, "Taking the photo...")
-            frames = int(self.ctx.settings.get("camera", {}).get("average_frames", 1))
-            photo, _averaged = capture_still(camera, frames)
-            if self.watcher is not None:
-                self.watcher.seen(photo)
-        progress.update(0.5, "Reading the board...")
-        result = scan_forest(self.ctx, photo)
-        before = self.game.state.player(player).forest
-        forest, kept, unsure = settle_uncertain(result, before)
-        if unsure:
-            return TextPage("Not sure", [f"Not sure of {', '.join(unsure)}: clear glare or "
-                                         "hands and retake.", "OK: back"], alert=True)
-        after = load_forest(forest, before.geometry, "scan")
-        try:
-            placed = placed_between(before, after)
-        except StateError as exc:
-            return TextPage("Board changed", [f"{exc}. Check the board and retake.",
-                                              "OK: back"], alert=True)
-        if not placed:
-            return TextPage("Nothing new", ["No new tiles on the board since the last "
-                                            "accepted state.", "OK: back"])
-        extra = third_copies(self.game.state, placed)
-        if extra:
-            return TextPage("Check the board", [
-                f"The photo shows a third {extra[0]}, but the game has only 2 of each tile: "
-                "check the board and retake.", "OK: back"], alert=True)
-        ruling = rule_placement(before, placed)
-        return RulingPage(self, player, ruling, kept)
+    def accept(self, player: str, placed: Any) -> Page:
+        """The players accepted the ruling: place the tiles, save, say what moved."""
+        outcome = self.game.place(dict(placed), player=player)
+        save(self.ctx, self.session, self.game)
+        return TextPage("Accepted", outcome_lines(outcome, self.game.state))
 
     # --- claims and extra actions -----------------------------------------------------------
 
@@ -231,16 +143,17 @@ class TurnPage(LiveMenuPage):
     def _claim_tile(self, tile: Any) -> Outcome:
         board, squares, _completes = self.game.claim_squares(tile)
         if len(squares) <= 1:
-            return self._do_claim(tile, squares[0] if squares else None, pages=1)
+            return self._do_claim(tile, squares[0] if squares else None)
         return MenuPage(f"Tile on {board}'s", [
-            Choice(f"square {sq.name}", lambda sq=sq: self._do_claim(tile, sq, pages=2))
+            Choice(f"square {sq.name}", lambda sq=sq: self._do_claim(tile, sq))
             for sq in squares])
 
-    def _do_claim(self, tile: Any, square: Any, pages: int) -> Outcome:
-        """Claim, then show what moved; OK returns past the ``pages`` menus to the turn."""
+    def _do_claim(self, tile: Any, square: Any) -> Outcome:
+        """Claim, then show what moved; OK returns to the turn (past the claim's menus)."""
         outcome = self.game.claim(tile, square)
         save(self.ctx, self.session, self.game)
-        return Replace(TextPage("Claimed", outcome_lines(outcome), on_ok=lambda: Pop(pages)))
+        return Replace(TextPage("Claimed", outcome_lines(outcome, self.game.state),
+                                on_ok=lambda: TO_FLOW_ROOT))
 
     def _extra(self) -> Page:
         choices = [Choice(f"{token} in {sq.name}", lambda t=token, s=sq: self._do_extra(t, s))
@@ -263,15 +176,58 @@ class TurnPage(LiveMenuPage):
 
     def _final(self) -> Page:
         from companion.the_glade.scoring import score_game
-        from companion.ui.game_over import game_over_menu
-        from companion.ui.pages import score_lines
 
-        data = score_game(self.game.state).to_dict()
+        sheet = score_game(self.game.state).sheet(final=self.game.finished)
         if not self.game.finished:
-            return TextPage("Score so far", score_lines(data, final=False))
-        over = game_over_menu(self.ctx, "the-glade", data, back=3, end_session=True,
-                              message="The game is in the history.")
-        return TextPage("Final score", score_lines(data), on_ok=lambda: Replace(over))
+            return TextPage("Score so far", score_lines(sheet))
+        return final_score_page(self.ctx, "the-glade", sheet)
+
+
+class ForestReader:
+    """The Glade's part of a capture: a photo of the player's forest board, read and ruled on."""
+
+    title = "Scanning"
+
+    def __init__(self, turn: TurnPage, player: str) -> None:
+        self.turn, self.player = turn, player
+        self.message = f"Reading {player}'s forest..."
+
+    def observe(self, photo: Any) -> dict[str, Any]:
+        return scan_forest(self.turn.ctx, photo)
+
+    def decide(self, observation: dict[str, Any], keep: bool = False) -> Decision:
+        """The reading as a placement, ruled on; or why there is none to rule on."""
+        from companion.the_glade.placement import placed_between, rule_placement
+        from companion.the_glade.state_file import load_forest
+
+        game = self.turn.game
+        before = game.state.player(self.player).forest
+        forest, kept, unsure = settle_uncertain(observation, before)
+        if unsure and not keep:
+            return Doubts(tuple(unsure), "clear glare or hands", "as empty")
+        notes = []
+        if kept:
+            notes.append(f"Not sure of {', '.join(kept)}: kept as accepted before "
+                         "(tiles never move)")
+        if unsure:
+            notes.append(f"Not sure of {', '.join(unsure)}: kept as empty")
+        after = load_forest(forest, before.geometry, "scan")
+        try:
+            placed = placed_between(before, after)
+        except StateError as exc:
+            return TextPage("Board changed", [f"{exc}. Check the board and retake.",
+                                              "OK: back"], alert=True)
+        if not placed:
+            return TextPage("Nothing new", ["No new tiles on the board since the last "
+                                            "accepted state.", "OK: back"])
+        extra = third_copies(game.state, placed)
+        if extra:
+            return TextPage("Check the board", [
+                f"The photo shows a third {extra[0]}, but the game has only 2 of each tile: "
+                "check the board and retake.", "OK: back"], alert=True)
+        ruling = rule_placement(before, placed)
+        return Proposal(self.player, placement_ruling(ruling),
+                        lambda: self.turn.accept(self.player, ruling.placed), tuple(notes))
 
 
 def settle_uncertain(result: dict[str, Any], before: Any,
@@ -281,8 +237,8 @@ def settle_uncertain(result: dict[str, Any], before: Any,
     A square the recogniser is not sure of but that held a tile or a counter in the last
     accepted state keeps it: tiles never move and nothing is placed on a counter. The players
     see those squares named on the ruling and confirm by accepting it. Doubtful squares that
-    were empty could hold a new tile: those need a retake. Returns the forest, the squares kept
-    and the squares still unsure.
+    were empty could hold a new tile: those need a retake (or the players keep them empty).
+    Returns the forest, the squares kept and the squares still unsure.
     """
     from companion.the_glade.names import Counter, Square
 
@@ -312,6 +268,27 @@ def third_copies(state: Any, placed: dict[Any, Any]) -> list[str]:
     return [str(t) for t, n in sorted(counts.items()) if n > 2]
 
 
+def placement_ruling(ruling: Any) -> Ruling:
+    """The arbiter's :class:`~companion.the_glade.placement.PlacementRuling` as the shared
+    :class:`Ruling` the service shows: every broken rule, or what the placement creates, in
+    players' words."""
+    violations = tuple(Violation(v.rule, tuple(s.name for s in v.squares), v.message)
+                       for v in ruling.violations)
+    triggers: dict[str, Any] = {}
+    sets_of_3 = [f"Set of 3 ({', '.join(q.name for q in s.squares)}): {s.side} counter on "
+                 f"{s.missing}" for s in ruling.sets_of_3]
+    sets_of_4 = [f"Set of 4 ({', '.join(q.name for q in s.squares)}): {s.added} added"
+                 for s in ruling.sets_of_4]
+    enclosures = [f"New enclosure {sq.name}" for sq in ruling.enclosures]
+    for key, lines in (("sets_of_3", sets_of_3), ("sets_of_4", sets_of_4),
+                       ("enclosures", enclosures)):
+        if lines:
+            triggers[key] = lines
+    if not triggers:
+        triggers["ends"] = "No set of 3 or 4: the action ends."
+    return Ruling(ruling.placed, violations, triggers)
+
+
 #: Leaf colours as two letters, so a glade space fits one line of the panel.
 LEAF_CODES = {"beech": "LG", "horse-chestnut": "DG", "maple": "LB", "oak": "DB"}
 
@@ -321,55 +298,53 @@ def space_label(tile: Any) -> str:
     return f"{LEAF_CODES[tile.leaf]} {tile.creature} {tile.fruit}"
 
 
-def outcome_lines(outcome: Any) -> list[str]:
-    """What an action did, one short line per counter moved."""
-    lines = []
-    for event in outcome.events:
-        d = event.to_dict()
-        if "flip" in d:
-            lines.append(f"Flip {d['flip']} at {d['at']}")
-        else:
-            lines.append(f"{d['counter']}: {d['from']} to {d['to']}")
-    return lines or ["No counters move."]
+def place_words(ref: Any) -> str:
+    """Where a counter lies, as players say it ("the glade space of hedgehog/acorn/oak")."""
+    if ref.place == "glade":
+        return f"the glade space of {ref.tile}"
+    if ref.place == "supply":
+        return f"{ref.player}'s supply"
+    if ref.place == "store":
+        return f"{ref.player}'s store"
+    if ref.place == "forest":
+        return f"{ref.player}'s enclosure {ref.square}"
+    if ref.place == "pool":
+        return "the pool of match counters"
+    return f"the {ref.place}"
 
 
-def ruling_lines(ruling: Any) -> list[str]:
-    """LEGAL and what it earns, or every broken rule, in players' words."""
-    if not ruling.legal:
-        return ["ILLEGAL", *[v.message for v in ruling.violations]]
-    lines = ["LEGAL"]
-    for s in ruling.sets_of_3:
-        lines.append(f"Set of 3 ({', '.join(q.name for q in s.squares)}): {s.side} counter "
-                     f"on {s.missing}")
-    for s in ruling.sets_of_4:
-        lines.append(f"Set of 4 ({', '.join(q.name for q in s.squares)}): {s.added} added")
-    for sq in ruling.enclosures:
-        lines.append(f"New enclosure {sq.name}")
-    if len(lines) == 1:
-        lines.append("No set of 3 or 4: the action ends.")
-    return lines
+def counter_words(token: Any, state: Any) -> str:
+    """A counter as players say it: "Toni's yellow double toadstool", "a leaf match counter
+    worth 3"."""
+    from companion.the_glade.names import Counter
+
+    if isinstance(token, Counter):
+        owner = state.owner_of(token.colour)
+        whose = f"{owner.name}'s" if owner is not None else "the neutral"
+        return f"{whose} {token.colour} {token.side} toadstool"
+    return f"a {token.kind} match counter worth {token.value}"
 
 
-class RulingPage(TextPage):
-    """The arbiter's ruling. Legal: OK accepts into the record, BACK rejects. Illegal: OK or
-    BACK returns, nothing recorded."""
+def event_words(event: Any, state: Any) -> str:
+    """One counter moved or flipped, in a sentence: "Toni's yellow double toadstool to the
+    glade space of hedgehog/acorn/oak" (a counter from its owner's supply says no "from")."""
+    from companion.the_glade.set_rewards import Flip
 
-    def __init__(self, turn: TurnPage, player: str, ruling: Any,
-                 kept: list[str] | None = None) -> None:
-        self.turn, self.player, self.ruling = turn, player, ruling
-        lines = ruling_lines(ruling)
-        if kept:
-            lines.append(f"Not sure of {', '.join(kept)}: kept as accepted before "
-                         "(tiles never move)")
-        lines.append("OK: accept  BACK: reject" if ruling.legal else "OK: back")
-        super().__init__(f"{player}: {'legal' if ruling.legal else 'illegal'}", lines,
-                         alert=not ruling.legal)
+    if isinstance(event, Flip):
+        owner = state.owner_of(event.colour)
+        whose = f"{owner.name}'s" if owner is not None else "the neutral"
+        text = (f"{whose} {event.colour} toadstool on {place_words(event.ref)} turns to its "
+                "double side")
+    else:
+        owner = state.owner_of(getattr(event.token, "colour", ""))
+        text = counter_words(event.token, state)
+        if not (event.src.place == "supply" and owner is not None
+                and event.src.player == owner.name):
+            text += f" from {place_words(event.src)}"
+        text += f" to {place_words(event.dst)}"
+    return text[:1].upper() + text[1:]
 
-    def handle(self, key: Key) -> Outcome:
-        if key is Key.OK and self.ruling.legal:
-            outcome = self.turn.game.place(dict(self.ruling.placed), player=self.player)
-            save(self.turn.ctx, self.turn.session, self.turn.game)
-            return Replace(TextPage("Accepted", outcome_lines(outcome)))
-        if key in (Key.OK, Key.BACK):
-            return BACK
-        return super().handle(key)
+
+def outcome_lines(outcome: Any, state: Any) -> list[str]:
+    """What an action did, one sentence per counter moved (``state``: whose colour is whose)."""
+    return [event_words(e, state) for e in outcome.events] or ["No counters move."]

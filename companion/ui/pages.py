@@ -4,15 +4,22 @@ A page's ``handle`` (a key) and ``tick`` (time passing) return another page to o
 :class:`Replace` to put a page in its own place, :data:`BACK` to close itself, :data:`QUIT` to
 stop the service, or ``None`` to stay. Pages never touch devices: the service's loop draws their
 views and owns the display.
+
+A flow (a game in progress, scoring a saved game) starts at a page marked as the flow's root
+(:func:`flow_root`). A page deep in the flow never counts the pages under it: it returns
+:data:`TO_FLOW_ROOT` to go back to the root (a claim made through two menus returns to the
+turn), or :data:`LEAVE_FLOW` to close the root too (a finished game saved to the history
+returns to where the game was started from). The service finds the root.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from companion.devices.buttons import Key
+from companion.games.score import ScoreSheet
 from companion.ui.screens import visible_lines, wrap
 from companion.ui.views import MenuView, TextView, View
 
@@ -27,6 +34,10 @@ class _Signal:
 
 BACK: Final = _Signal("BACK")
 QUIT: Final = _Signal("QUIT")
+#: close every page above the nearest flow root: back to the root page
+TO_FLOW_ROOT: Final = _Signal("TO_FLOW_ROOT")
+#: close the nearest flow root and every page above it: the flow is over
+LEAVE_FLOW: Final = _Signal("LEAVE_FLOW")
 
 
 @dataclass(frozen=True)
@@ -36,19 +47,14 @@ class Replace:
     page: Page
 
 
-@dataclass(frozen=True)
-class Pop:
-    """Close ``count`` pages at once (a finished flow returns to where it started)."""
-
-    count: int
-
-
 class Page:
     """Base page: BACK closes it; nothing happens as time passes."""
 
     title = ""
     #: a page with work under way is ticked often (its spinner turns, its result is collected)
     busy = False
+    #: the first page of a flow: :data:`TO_FLOW_ROOT` and :data:`LEAVE_FLOW` find it
+    flow_root = False
 
     def view(self, status: str) -> View:
         raise NotImplementedError
@@ -61,7 +67,13 @@ class Page:
 
 
 #: what handling a key or a tick leads to
-Outcome = Page | Replace | Pop | _Signal | None
+Outcome = Page | Replace | _Signal | None
+
+
+def flow_root(page: Page) -> Page:
+    """``page``, marked as the first page of a flow (returned, for chaining)."""
+    page.flow_root = True
+    return page
 
 
 @dataclass
@@ -159,26 +171,41 @@ def error_page(message: str, title: str = "Problem") -> TextPage:
     return TextPage(title, [message, "", "OK: back"], alert=True)
 
 
-def score_lines(data: dict[str, Any], final: bool = True) -> list[str]:
-    """The spec's score JSON as screen lines: totals first, then each breakdown."""
-    players = data.get("players", [])
-    winner = data.get("winner")
+def score_lines(sheet: ScoreSheet, final: bool | None = None) -> list[str]:
+    """A score sheet as screen lines: who won (or leads), the totals, how a tie was broken, then
+    each seat's score pad. Any game's sheet: nothing here knows how a game scores.
+
+    >>> from dataclasses import replace
+    >>> from companion.games.score import TieBreak
+    >>> sheet = ScoreSheet.of("demo", [("Toni", [("sets", "sets", 5)]),
+    ...                                ("Emma", [("sets", "sets", 5)])])
+    >>> sheet = replace(sheet, winners=("Emma",),
+    ...                 tie_break=TieBreak(("Toni", "Emma"), "fewest left", {"Toni": 3, "Emma": 1}))
+    >>> score_lines(sheet)[:4]
+    ['Winner: Emma', 'Toni: 5', 'Emma: 5', 'Tie-break: fewest left: Toni 3, Emma 1']
+    """
+    final = sheet.final if final is None else final
+    if len(sheet.players) == 1:  # a solo game: the points, and the result in the game's words
+        seat = sheet.players[0]
+        head = f"{seat.total} points"
+        lines = [f"{head}: {sheet.result}" if sheet.result else head]
+        lines.extend(f" {line.label}: {line.points}" for line in seat.lines)
+        return lines
+    winner = sheet.winner
     if final:
         lines = [f"Winner: {winner}" if winner else "Tied game"]
     else:
         lines = [f"Leading: {winner}" if winner else "Level"]
-    for p in sorted(players, key=lambda p: -p.get("total", 0)):
-        lines.append(f"{p['name']}: {p['total']}")
-    tie = data.get("tie_break")
-    if isinstance(tie, dict):
-        left = tie.get("toadstools_left", {})
-        lines.append(f"Tie-break: {tie.get('rule', 'tie-break')}: "
-                     + ", ".join(f"{n} {v}" for n, v in left.items()))
-    elif tie:
-        lines.append(f"Tie-break: {tie}")
-    for p in players:
+    for p in sorted(sheet.players, key=lambda p: -p.total):
+        lines.append(f"{p.name}: {p.total}")
+    if sheet.result:
+        lines.append(sheet.result)
+    tie = sheet.tie_break
+    if tie is not None:
+        values = ", ".join(f"{n} {v}" for n, v in tie.values.items())
+        lines.append(f"Tie-break: {tie.rule}" + (f": {values}" if values else ""))
+    for p in sheet.players:
         lines.append("")
-        lines.append(f"{p['name']} ({p['total']})")
-        for line, pts in p.get("breakdown", {}).items():
-            lines.append(f" {line.replace('_', ' ')}: {pts}")
+        lines.append(f"{p.name} ({p.total})")
+        lines.extend(f" {line.label}: {line.points}" for line in p.lines)
     return lines

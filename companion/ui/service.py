@@ -19,23 +19,27 @@ from typing import Any
 from companion.devices.buttons import Buttons, Key
 from companion.devices.display import Display
 from companion.devices.systemd import Notifier
-from companion.errors import CompanionError
-from companion.games import GameInfo, all_games, find_game
+from companion.errors import CompanionError, UnsupportedJobError
+from companion.games import GameInfo, ScoreSheet, all_games, find_game
 from companion.history import History
 from companion.paths import game_data_dir
 from companion.session import Session, SessionStore
+from companion.storage import read_data_file
 from companion.ui.game_over import game_over_menu
+from companion.ui.models import ModelCache
 from companion.ui.pages import (
     BACK,
+    LEAVE_FLOW,
     QUIT,
+    TO_FLOW_ROOT,
     Choice,
     MenuPage,
     Outcome,
     Page,
-    Pop,
     Replace,
     TextPage,
     error_page,
+    flow_root,
     score_lines,
 )
 from companion.ui.players import PlayersPage
@@ -51,15 +55,15 @@ BUSY_POLL = 0.15
 
 @dataclass
 class Context:
-    """What pages may use: the settings, the data folder and the clock."""
+    """What pages may use: the settings, the data folder, the clock, the camera, the models."""
 
     settings: dict[str, Any]
     data_dir: Path
     clock: Callable[[], float] = time.monotonic
     #: the camera (a RetryingCamera in the service), or None where there is none
     camera: Any = None
-    #: things worth loading once per run (recognition models)
-    cache: dict[Any, Any] = field(default_factory=dict)
+    #: recognition models, loaded once per run and shared by every game (by model folder)
+    models: ModelCache = field(default_factory=ModelCache)
 
     def session(self) -> Session | None:
         """The game in progress saved in the data folder, if any."""
@@ -79,8 +83,18 @@ def _label(path: Path) -> str:
     return path.stem.replace("-", " ").replace("_", " ")
 
 
+def score_sheet_of(game: GameInfo, path: Path) -> ScoreSheet:
+    """The score of the game saved in ``path``, read through the game's rules."""
+    rules = game.load_rules()
+    if rules is None:
+        raise UnsupportedJobError(f"{game.title} cannot score a saved game here yet")
+    return rules.load(read_data_file(path, "state file")).score_sheet()
+
+
 class ScoreChooser(MenuPage):
-    """Choose a saved game state to score."""
+    """Choose a saved game state to score (a flow: saving its score leaves it)."""
+
+    flow_root = True
 
     def __init__(self, ctx: Context, game: GameInfo) -> None:
         self.ctx = ctx
@@ -91,12 +105,11 @@ class ScoreChooser(MenuPage):
         self.empty = not states
 
     def _score(self, path: Path) -> Page:
-        report = self.game.job("score")(path)
-        # once saved, back to the game's menu (past the saved page, this menu, score, chooser)
-        after = game_over_menu(self.ctx, self.game.name, report.data, back=4,
+        sheet = score_sheet_of(self.game, path)
+        # once saved, the flow is left: back to the game's menu
+        after = game_over_menu(self.ctx, self.game.name, sheet,
                                message="The score is in the history.")
-        return TextPage(f"{self.game.title} score", score_lines(report.data),
-                        on_ok=lambda: after)
+        return TextPage(f"{self.game.title} score", score_lines(sheet), on_ok=lambda: after)
 
 
 def start_session(ctx: Context, game: GameInfo, players: list[str]) -> Page:
@@ -104,11 +117,12 @@ def start_session(ctx: Context, game: GameInfo, players: list[str]) -> Page:
     session = Session(game.name, players, ctx.settings["games"].get(game.name, {}).get(
         "variant", "basic"))
     SessionStore(ctx.data_dir).save(session)
-    return game.play_page()(ctx, session)
+    return flow_root(game.play_page()(ctx, session))
 
 
 def resume_session(ctx: Context, session: Session) -> Page:
-    return find_game(session.game).play_page()(ctx, session)
+    """The saved game's page, where it was left (the root of its flow)."""
+    return flow_root(find_game(session.game).play_page()(ctx, session))
 
 
 class GameMenu(MenuPage):
@@ -118,7 +132,7 @@ class GameMenu(MenuPage):
         self.ctx = ctx
         self.game = game
         choices = []
-        if game.screens:
+        if game.flow:
             choices.append(Choice("New game", self._new_game))
             saved = ctx.session()
             if saved is not None and saved.game == game.name:
@@ -146,8 +160,15 @@ class GameMenu(MenuPage):
 
 
 def history_page(ctx: Context, game: GameInfo) -> Page:
-    games = [g for g in History(ctx.data_dir).games() if g.game == game.name]
+    """The game's finished games, newest first; entries that cannot be read are skipped, and
+    the page says how many and where they are."""
+    read = History(ctx.data_dir).entries()
+    games = [g for g in read.games if g.game == game.name]
     lines = [g.line(with_game=False) for g in games] or ["No finished games yet."]
+    if read.damaged:
+        n = len(read.damaged)
+        lines.append(f"{n} damaged entr{'y' if n == 1 else 'ies'} in {read.path} skipped "
+                     f"(number {', '.join(str(i + 1) for i in read.damaged)})")
     return TextPage(f"{game.title} history", lines)
 
 
@@ -158,7 +179,7 @@ def main_menu(ctx: Context) -> MenuPage:
     """The first page: every game, those that cannot do anything here yet marked "coming"."""
     choices = []
     for game in all_games():
-        if game.screens or any(game.can(j) for j in SERVICE_JOBS):
+        if game.flow or any(game.can(j) for j in SERVICE_JOBS):
             choices.append(Choice(game.title, lambda g=game: GameMenu(ctx, g)))
         else:
             choices.append(Choice(f"{game.title} (coming)", lambda g=game: TextPage(
@@ -185,9 +206,11 @@ def first_pages(ctx: Context) -> list[Page]:
 
 
 class ConfirmStop(MenuPage):
+    """POWER was asked for: OK stops (the choice the user just made), BACK keeps running."""
+
     def __init__(self) -> None:
-        super().__init__("Stop?", [Choice("Keep running", lambda: BACK),
-                                   Choice("Stop the service", lambda: QUIT)])
+        super().__init__("Stop?", [Choice("Stop the service", lambda: QUIT),
+                                   Choice("Keep running", lambda: BACK)])
 
 
 def stopped_frame(size: tuple[int, int]) -> Any:
@@ -250,11 +273,25 @@ class Service:
         elif outcome is QUIT:
             self.stop_requested = True
         elif isinstance(outcome, Replace):
+            if self.page.flow_root:  # the page in its place begins the flow now
+                flow_root(outcome.page)
             self.stack[-1] = outcome.page
-        elif isinstance(outcome, Pop):
-            del self.stack[max(1, len(self.stack) - outcome.count):]
+        elif outcome is TO_FLOW_ROOT or outcome is LEAVE_FLOW:
+            root = self.flow_root_index()
+            if root is None:
+                log.warning("%s outside any flow: closing the page instead", outcome)
+                self.apply(BACK)
+            else:
+                del self.stack[max(1, root + (outcome is TO_FLOW_ROOT)):]
         elif isinstance(outcome, Page):
             self.stack.append(outcome)
+
+    def flow_root_index(self) -> int | None:
+        """Where the innermost flow began on the stack (None: no flow under way)."""
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].flow_root:
+                return i
+        return None
 
     def run(self) -> int:
         """Serve until stopped; returns the exit status."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import SCHEMA, Field, dump_config, load_config
+from companion.config import Field, choice, dump_config, load_config, schema
 from companion.errors import ConfigError
 from companion.paths import config_dir
 
@@ -36,7 +36,7 @@ def test_every_schema_leaf_has_a_default() -> None:
             if not isinstance(rule, Field):
                 walk(rule, values[key], f"{prefix}{key}.")
 
-    walk(SCHEMA, dict(config.values))
+    walk(schema(), dict(config.values))
 
 
 def test_user_file_overrides_key_by_key(tmp_path: Path) -> None:
@@ -134,3 +134,72 @@ def test_dump_names_sources_and_round_trips(tmp_path: Path) -> None:
 
 def test_data_dir_expands_home() -> None:
     assert "~" not in str(load_config(candidates=[]).data_dir)
+
+
+def test_config_imports_no_game_and_names_none() -> None:
+    """Each game's settings live in its own package; the loader finds them by the registry."""
+    import ast
+
+    import companion.config
+    from companion.games import all_games
+
+    source = Path(companion.config.__file__).read_text()
+    imported = [n.module or "" for n in ast.walk(ast.parse(source))
+                if isinstance(n, ast.ImportFrom)]
+    imported += [a.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import)
+                 for a in n.names]
+    packages = {g.name.replace("-", "_") for g in all_games()}
+    assert not [m for m in imported if m.split(".")[1:2] and m.split(".")[1] in packages]
+    for game in all_games():
+        assert f'"{game.name}"' not in source
+
+
+def test_each_games_section_is_its_packages_schema() -> None:
+    from companion.games import all_games
+
+    games = schema()["games"]
+    for game in all_games():
+        assert games[game.name] == dict(game.load_settings() or {})
+    assert set(games["default"].allowed.removeprefix("one of ").split(", ")) == \
+        {g.name for g in all_games()}
+    glade = all_games()[0]
+    assert glade.name == "the-glade" and set(games["the-glade"]) == {"variant", "board", "model"}
+
+
+def test_a_registered_games_settings_are_checked(tmp_path: Path, monkeypatch) -> None:
+    """A new game brings its own section: defaults from the file, values checked by its schema,
+    and its name allowed as the default game; nothing in the loader changes."""
+    from dataclasses import replace
+
+    from companion.games import all_games, registry
+
+    real = {g.name: g for g in all_games()}
+    extra = replace(real["gardlings"], name="dice", title="Dice",
+                    settings=f"{__name__}:DICE_SETTINGS")
+    monkeypatch.setattr(registry, "_REGISTRY", {**real, "dice": extra})
+    defaults = tmp_path / "defaults.yaml"
+    defaults.write_text((config_dir() / "companion.yaml").read_text()
+                        + "  dice: {sides: 6}\n")
+    config = load_config(write(tmp_path, "games:\n  default: dice\n  dice: {sides: 20}\n"),
+                         defaults=defaults)
+    assert config["games.dice.sides"] == 20 and config["games.default"] == "dice"
+    with pytest.raises(ConfigError, match="games.dice.sides is 7.*one of 4, 6, 8, 12, 20"):
+        load_config(write(tmp_path, "games:\n  dice: {sides: 7}\n"), defaults=defaults)
+    with pytest.raises(ConfigError, match="default configuration lacks games.dice"):
+        load_config(candidates=[])
+
+
+DICE_SETTINGS = {"sides": choice(4, 6, 8, 12, 20)}
+
+
+def test_config_output_keeps_its_format() -> None:
+    """``companion config``: the files it came from, then the settings in the file's order."""
+    text = dump_config(load_config(candidates=[]))
+    assert text.startswith(f"# from {config_dir() / 'companion.yaml'}\n")
+    body = text.split("\n", 1)[1]
+    assert [line for line in body.splitlines() if not line.startswith(" ")] == [
+        "display:", "buttons:", "camera:", "data_dir: ~/.local/share/companion",
+        "log_level: info", "games:"]
+    assert "  the-glade:\n    variant: basic\n    board:\n      rows: 7\n" in body
+    assert "  glass-garden:\n    deck: null\n    think_seconds: 10\n  gardlings: {}\n" \
+           "  meadow: {}\n" in body

@@ -107,3 +107,21 @@ def test_a_frame_already_on_the_panel_is_not_sent_again() -> None:
     for text in ("a", "a", "b", "b", "a"):
         display.show(frame(text))
     assert len(sent) == 3
+
+
+def test_preview_prints_its_frames_by_default(tmp_path: Path, capsys) -> None:
+    """With no panel, the terminal is the screen: ``companion run`` with the preview display
+    shows every frame there without --verbose."""
+    display = open_display({**SETTINGS, "driver": "preview", "preview_dir": str(tmp_path)})
+    assert isinstance(display, RecordingDisplay) and display.echo
+    display.show(frame("hello"))
+    out = capsys.readouterr().out
+    assert out.startswith("+" + "-" * 64 + "+") and out.count("\n") == 34
+
+
+def test_preview_can_be_quiet_and_the_dummy_never_prints(capsys) -> None:
+    quiet = open_display({**SETTINGS, "driver": "preview"}, echo=False)
+    quiet.show(frame())
+    dummy = open_display(SETTINGS, echo=True)
+    dummy.show(frame())
+    assert capsys.readouterr().out == ""

@@ -74,3 +74,21 @@ def test_every_screen_is_panel_sized_and_one_bit() -> None:
 def test_wrap_keeps_blank_lines_and_fits_width() -> None:
     lines = wrap(["a " * 40, "", "b"], 128)
     assert "" in lines and all(len(line) <= 21 for line in lines)
+
+
+@pytest.mark.parametrize("name", ["pages", "players", "models", "ruling"])
+def test_ui_docstring_examples(name: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"companion.ui.{name}"))
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_history_docstring_examples() -> None:
+    import doctest
+
+    import companion.history
+
+    result = doctest.testmod(companion.history)
+    assert result.failed == 0 and result.attempted > 0

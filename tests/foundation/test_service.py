@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 from service_helpers import make_service
 
@@ -48,16 +49,26 @@ def test_a_bug_in_a_page_becomes_an_error_screen(tmp_path: Path) -> None:
     assert "Internal error (ZeroDivisionError)" in view.lines[0]
 
 
-def test_power_then_confirm_stops_with_stopped_screen(tmp_path: Path) -> None:
-    service = make_service(tmp_path, [Key.POWER, Key.DOWN, Key.OK, Key.DOWN])
+def test_power_then_ok_stops_with_stopped_screen(tmp_path: Path) -> None:
+    """The user asked to stop: OK on "Stop?" stops (the cursor starts on "Stop the service")."""
+    service = make_service(tmp_path, [Key.POWER, Key.OK, Key.DOWN])
     service.run()
     assert service.stop_requested
     assert service.display.closed and service.display.device.persist
     assert service.buttons.remaining == 1  # stopped before the last key
 
 
-def test_power_then_keep_running(tmp_path: Path) -> None:
-    service = make_service(tmp_path, [Key.POWER, Key.OK])
+def test_stop_screen_starts_on_stop(tmp_path: Path) -> None:
+    service = make_service(tmp_path, [Key.POWER])
+    service.run()
+    view = service.page.view("")
+    assert isinstance(view, MenuView) and view.title == "Stop?"
+    assert view.items[view.selected] == "Stop the service"
+
+
+@pytest.mark.parametrize("keys", [[Key.POWER, Key.BACK], [Key.POWER, Key.DOWN, Key.OK]])
+def test_power_then_back_keeps_running(tmp_path: Path, keys: list[Key]) -> None:
+    service = make_service(tmp_path, keys)
     service.run()
     assert not service.stop_requested and len(service.stack) == 1
 
@@ -111,11 +122,14 @@ def test_idle_dims_and_a_key_wakes_without_acting(tmp_path: Path) -> None:
 def test_demo_plays_the_glade_and_writes_an_animation(tmp_path: Path, capsys,
                                                       monkeypatch) -> None:
     titles: list[str] = []
+    accepted: list[str] = []
     draw = Service.draw
 
     def watch(self: Service) -> None:
         if not titles or titles[-1] != self.page.title:
             titles.append(self.page.title)
+            if self.page.title == "Accepted":
+                accepted.extend(self.page.lines)  # type: ignore[attr-defined]
         draw(self)
 
     monkeypatch.setattr(Service, "draw", watch)
@@ -125,6 +139,10 @@ def test_demo_plays_the_glade_and_writes_an_animation(tmp_path: Path, capsys,
                   "The Glade score", "Saved", "The Glade history", "Stop?"):
         assert title in titles, (title, titles)
     assert titles.count("Toni: legal") == 2 and titles[-1] == "Stop?"
+    # what moved, in words (not "yellow-double: supply:Toni to glade:...")
+    assert accepted[-1] == ("Toni's yellow double toadstool to the glade space of "
+                            "hedgehog/blackberry/horse-chestnut")
+    assert not [line for line in accepted if "supply:" in line or "glade:" in line]
     overlay = Image.open(tmp_path / "scan-overlay.png")
     assert overlay.size == (1640, 1232)
     gif = Image.open(tmp_path / "frames.gif")
@@ -133,14 +151,106 @@ def test_demo_plays_the_glade_and_writes_an_animation(tmp_path: Path, capsys,
 
 
 def test_score_lines_say_how_a_tie_was_broken() -> None:
+    from dataclasses import replace
+
+    from companion.games.score import ScoreSheet, TieBreak
     from companion.ui.pages import score_lines
 
-    data = {"players": [{"name": "Toni", "total": 20, "breakdown": {"glade": 20}},
-                        {"name": "Emma", "total": 20, "breakdown": {"glade": 20}}],
-            "winner": "Emma",
-            "tie_break": {"tied": ["Toni", "Emma"], "rule": "fewest toadstools left",
-                          "toadstools_left": {"Toni": 3, "Emma": 1}, "result": "Emma"}}
-    lines = score_lines(data)
+    sheet = ScoreSheet.of("demo", [("Toni", [("glade", "in the glade", 20)]),
+                                   ("Emma", [("glade", "in the glade", 20)])])
+    sheet = replace(sheet, winners=("Emma",), tie_break=TieBreak(
+        ("Toni", "Emma"), "fewest toadstools left", {"Toni": 3, "Emma": 1}, "Emma"))
+    lines = score_lines(sheet)
     assert lines[:4] == ["Winner: Emma", "Toni: 20", "Emma: 20",
                          "Tie-break: fewest toadstools left: Toni 3, Emma 1"]
-    assert " glade: 20" in lines
+    assert " in the glade: 20" in lines
+
+
+def test_score_lines_read_the_glades_sheet_without_knowing_its_tie_break() -> None:
+    """The Glade's tie-break reaches the screen through the sheet; pages.py names none."""
+    import companion.ui.pages
+    from companion.the_glade.scoring import GameScore, PlayerScore
+    from companion.ui.pages import score_lines
+
+    score = GameScore((PlayerScore("Toni", {"toadstools_in_store": 20}, 3),
+                       PlayerScore("Emma", {"toadstools_in_store": 20}, 1)), "Emma",
+                      {"tied": ["Toni", "Emma"], "rule": "fewest toadstools left",
+                       "toadstools_left": {"Toni": 3, "Emma": 1}})
+    lines = score_lines(score.sheet())
+    assert lines[3] == "Tie-break: fewest toadstools left: Toni 3, Emma 1"
+    assert " 2 per toadstool in the store: 20" in lines
+    source = Path(companion.ui.pages.__file__).read_text()
+    assert "toadstool" not in source and "tie_break.get" not in source
+
+
+def test_solo_score_lines_give_the_result() -> None:
+    from companion.games.score import ScoreSheet
+    from companion.ui.pages import score_lines
+
+    sheet = ScoreSheet.of("glass-garden", [("Toni", [("plant:A", "A", 2), ("plant:B", "B", 1)])],
+                          result="Dirt Farmer!")
+    assert score_lines(sheet) == ["3 points: Dirt Farmer!", " A: 2", " B: 1"]
+
+
+class Marker(Page):
+    def __init__(self, name: str, outcome=None) -> None:
+        self.title, self.outcome = name, outcome
+
+    def view(self, status: str) -> TextView:
+        return TextView(self.title, ())
+
+    def handle(self, key: Key):
+        return self.outcome if key is Key.OK else super().handle(key)
+
+
+@pytest.mark.parametrize(("signal", "left"), [("to-root", ["menu", "game", "turn"]),
+                                             ("leave", ["menu", "game"])])
+def test_a_flow_is_left_without_counting_pages(tmp_path: Path, signal: str,
+                                              left: list[str]) -> None:
+    """Pages deep in a flow go back to its root, or leave it, however many pages lie between."""
+    from companion.ui.pages import LEAVE_FLOW, TO_FLOW_ROOT, flow_root
+
+    service = make_service(tmp_path, [], first=Marker("menu"))
+    service.apply(Marker("game"))
+    service.apply(flow_root(Marker("turn")))
+    for i in range(3):  # any number of menus on top
+        service.apply(Marker(f"menu {i}"))
+    service.apply(Marker("done", TO_FLOW_ROOT if signal == "to-root" else LEAVE_FLOW))
+    service.dispatch(Key.OK)
+    assert [p.title for p in service.stack] == left
+
+
+def test_a_flow_root_replaced_passes_the_mark_on(tmp_path: Path) -> None:
+    """A deal page that gives way to the turn page: the turn page is the flow's root now."""
+    from companion.ui.pages import LEAVE_FLOW, Replace, flow_root
+
+    service = make_service(tmp_path, [], first=Marker("menu"))
+    service.apply(flow_root(Marker("deal")))
+    service.apply(Replace(Marker("turn")))
+    service.apply(Marker("over", LEAVE_FLOW))
+    service.dispatch(Key.OK)
+    assert [p.title for p in service.stack] == ["menu"]
+
+
+def test_leaving_outside_a_flow_closes_one_page(tmp_path: Path) -> None:
+    from companion.ui.pages import LEAVE_FLOW
+
+    service = make_service(tmp_path, [], first=Marker("menu"))
+    service.apply(Marker("a"))
+    service.apply(Marker("b", LEAVE_FLOW))
+    service.dispatch(Key.OK)
+    assert [p.title for p in service.stack] == ["menu", "a"]
+
+
+def test_the_ui_counts_no_pages() -> None:
+    """No page says how many pages to close: the old ``Pop(n)`` and ``back=n`` are gone."""
+    import companion.glass_garden.screens
+    import companion.the_glade.screens
+    import companion.ui.game_over
+    import companion.ui.pages
+    import companion.ui.service
+
+    for module in (companion.ui.pages, companion.ui.service, companion.ui.game_over,
+                   companion.the_glade.screens, companion.glass_garden.screens):
+        source = Path(module.__file__).read_text()
+        assert "Pop(" not in source and "back=" not in source, module.__name__

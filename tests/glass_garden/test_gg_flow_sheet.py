@@ -49,9 +49,9 @@ FLOW: list[tuple[str, Any]] = [
 @pytest.fixture(autouse=True)
 def only_glass_garden(monkeypatch: pytest.MonkeyPatch) -> None:
     """The other games as "coming", whatever they can do: these screens are Glass Garden's."""
-    registry = {g.name: g if g.name == "glass-garden" else replace(g, jobs={}, screens="")
+    registry = {g.name: g if g.name == "glass-garden" else replace(g, commands="", flow="")
                 for g in games.all_games()}
-    monkeypatch.setattr(games, "_REGISTRY", registry)
+    monkeypatch.setattr(games.registry, "_REGISTRY", registry)
 
 
 def frames(tmp_path: Path) -> list[tuple[str, Image.Image]]:

@@ -68,3 +68,37 @@ def test_resume_after_restart(tmp_path: Path) -> None:
     svc = service(tmp_path, [K.OK])  # the offer to resume, accepted
     svc.run()
     assert svc.page.title == "Garden T1 score 0"
+
+
+def test_final_score_is_the_gardens_sheet_and_saving_leaves_the_game(tmp_path: Path) -> None:
+    """Game over: the score sheet (points, plant by plant, the title), saved to the history
+    with its title, and the game left, however it was reached."""
+    from companion.glass_garden import screens
+    from companion.glass_garden.deck import load_deck
+    from companion.glass_garden.scoring import title
+    from companion.glass_garden.tracker import GameTracker
+    from companion.history import History
+    from companion.session import Session
+    from companion.ui.pages import flow_root
+
+    tracker = GameTracker.deal(load_deck(), "Fly", seed=1)
+    while not tracker.finished:
+        tracker.choose(len(tracker.options()) - 1)  # "done" each step
+    points = tracker.state.score()
+    svc = service(tmp_path, [])
+    session = Session("glass-garden", ["Toni"])
+    SessionStore(tmp_path).save(session)
+    svc.apply(flow_root(screens.TurnPage(svc.ctx, session, tracker)))
+    turn = svc.page.view("")
+    assert isinstance(turn, MenuView) and turn.items[0] == "Final score"
+    svc.dispatch(K.OK)
+    final = svc.page.view("")
+    assert isinstance(final, TextView) and final.title == "Final score"
+    assert final.lines[0] == f"{points} points: {title(points)}"
+    assert len(final.lines) == 9  # the eight plants, each with its points
+    for key in (K.OK, K.OK, K.OK):  # Game over -> Save to history -> Saved: OK
+        svc.dispatch(key)
+    assert [p.title for p in svc.stack] == ["Table Companion"]
+    finished = History(tmp_path).games()[0]
+    assert finished.game == "glass-garden" and finished.totals == (("Toni", points),)
+    assert finished.result == title(points) and SessionStore(tmp_path).load() is None

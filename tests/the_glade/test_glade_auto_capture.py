@@ -16,6 +16,7 @@ from companion.devices.buttons import Key
 from companion.devices.camera import FunctionCamera
 from companion.devices.display import open_display
 from companion.the_glade import screens
+from companion.ui.capture import CaptureMenuPage
 from companion.ui.service import Context, Service
 
 TONI = {"D3": "hedgehog/acorn/beech", "D4": "hedgehog/blackberry/maple",
@@ -45,7 +46,7 @@ def run_ticks(service: Service, n: int) -> list[str]:
     titles = []
     for _ in range(n):
         service.tick()
-        while service.page.busy and not hasattr(service.page, "watcher"):
+        while service.page.busy and not isinstance(service.page, CaptureMenuPage):
             service.page.wait(10)  # type: ignore[attr-defined]
             service.tick()
         titles.append(service.page.title)

@@ -82,9 +82,9 @@ def test_legal_placement_is_ruled_and_accepted(tmp_path: Path, table: Table) -> 
     assert lines(svc)[:2] == ("LEGAL", "Set of 3 (D3, D4, D5): single counter on "
                                        "hedgehog/hazelnut/horse-chestnut")
     svc.dispatch(Key.OK)  # accept
-    assert svc.page.title == "Accepted"
-    assert lines(svc) == ("yellow-single: supply:Toni to glade:hedgehog/hazelnut/"
-                          "horse-chestnut",)
+    assert svc.page.title == "Accepted"  # what moved, in words
+    assert lines(svc) == ("Toni's yellow single toadstool to the glade space of "
+                          "hedgehog/hazelnut/horse-chestnut",)
     state = saved(tmp_path).current
     assert state is not None
     toni = state["players"][0]
@@ -110,11 +110,40 @@ def test_illegal_placement_says_why(tmp_path: Path, table: Table) -> None:
     assert svc.page.title.startswith("Glade R1 Toni") and saved(tmp_path).accepted == []
 
 
-def test_not_sure_squares_are_named(tmp_path: Path, table: Table) -> None:
+def test_not_sure_squares_are_named_then_retake_or_keep(tmp_path: Path, table: Table) -> None:
     svc = service(tmp_path, [*NEW_GAME, table.lay(TONI, uncertain=("D5",)), Key.OK])
     svc.run()
     assert svc.page.title == "Not sure"
-    assert lines(svc)[0].startswith("Not sure of D5")
+    view = svc.page.view("")
+    assert isinstance(view, MenuView) and view.status == "Not sure: D5"
+    assert view.items == ("Retake", "Keep as empty", "Details")
+    svc.dispatch(Key.DOWN)
+    svc.dispatch(Key.DOWN)
+    svc.dispatch(Key.OK)  # Details: the doubt in words
+    assert lines(svc)[0] == ("Not sure of D5: clear glare or hands and retake, or keep the "
+                             "reading with D5 as empty.")
+    svc.dispatch(Key.OK)
+    table.lay(TONI)()  # the glare is gone
+    svc.dispatch(Key.UP)
+    svc.dispatch(Key.UP)
+    svc.dispatch(Key.OK)  # Retake
+    while svc.page.busy:
+        svc.page.wait(10)  # type: ignore[attr-defined]
+        svc.tick()
+    assert svc.page.title == "Toni: legal"
+    assert saved(tmp_path).accepted == []
+
+
+def test_keeping_a_doubtful_reading_rules_on_it_as_read(tmp_path: Path, table: Table) -> None:
+    """Keep: the doubtful square is taken as empty (as it was), and the ruling says so."""
+    svc = service(tmp_path, [*NEW_GAME, table.lay(TONI, uncertain=("D5",)), Key.OK,
+                             Key.DOWN, Key.OK])
+    svc.run()
+    assert svc.page.title == "Toni: legal"
+    assert "Not sure of D5: kept as empty" in lines(svc)
+    svc.dispatch(Key.OK)  # accept
+    toni = saved(tmp_path).current["players"][0]["forest"]["tiles"]
+    assert toni == {"D3": TONI["D3"], "D4": TONI["D4"]}
 
 
 def test_moved_tile_is_a_contradiction(tmp_path: Path, table: Table) -> None:
@@ -150,6 +179,10 @@ def test_claim_a_toadstool_from_the_menu(tmp_path: Path, table: Table) -> None:
     assert svc.page.title in ("Claimed", "Tile on Toni's")
     if svc.page.title == "Tile on Toni's":  # a choice of two squares: take the first
         svc.dispatch(Key.OK)
+    assert lines(svc)[0] == ("Toni's yellow single toadstool from the glade space of "
+                             "hedgehog/hazelnut/horse-chestnut to Emma's store")
+    svc.dispatch(Key.OK)  # back to the turn, past the claim's menus
+    assert svc.page.title == "Glade R1 Emma" and len(svc.stack) == 3
     state = saved(tmp_path).current
     emma_state = state["players"][1]
     assert emma_state["store"] == ["yellow-single"]
@@ -194,3 +227,28 @@ def test_doubtful_squares_that_held_tiles_keep_them(tmp_path: Path, table: Table
     svc2 = service(tmp_path / "b", [*NEW_GAME, table.lay(TONI, uncertain=("D3",)), Key.OK])
     svc2.run()
     assert svc2.page.title == "Not sure"  # D3 was empty before: it could be new
+
+
+def test_the_model_comes_from_the_shared_cache(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Glade asks the service's cache for the model in its folder: loaded once, and a
+    missing setting says what to run."""
+    import companion.the_glade.recognition.model as model_module
+    from companion.errors import CompanionError
+
+    loads: list[Path] = []
+    monkeypatch.setattr(model_module, "load_model", lambda path: loads.append(path) or "model")
+    svc = service(tmp_path, [])
+    with pytest.raises(CompanionError, match="run 'companion enrol the-glade"):
+        screens.forest_model(svc.ctx)
+    svc.ctx.settings["games"]["the-glade"]["model"] = str(tmp_path / "m")
+    assert screens.forest_model(svc.ctx) == screens.forest_model(svc.ctx) == "model"
+    assert loads == [tmp_path / "m"] and (tmp_path / "m") in svc.ctx.models
+
+
+def test_the_glades_screens_leave_capture_to_the_service() -> None:
+    """No threads, cameras, stillness or doubt pages of its own: only a reader and its lines."""
+    source = Path(screens.__file__).read_text()
+    for word in ("Thread", "capture_still", "StillnessDetector", "ctx.cache", "ctx.camera",
+                 "TaskPage", "Pop("):
+        assert word not in source, word
