@@ -40,9 +40,15 @@ def cmd_history(args: argparse.Namespace) -> int:
     from companion.config import load_config
     from companion.history import History
 
-    games = History(load_config(args.config).data_dir).games()
-    text = "\n".join(g.line() for g in games) or "no finished games recorded yet"
-    emit({"games": [g.to_dict() for g in games]}, text, args.json)
+    entries = History(load_config(args.config).data_dir).entries()
+    games = entries.games
+    lines = [g.line() for g in games] or ["no finished games recorded yet"]
+    if entries.damaged:
+        numbers = ", ".join(str(i + 1) for i in entries.damaged)
+        lines.append(f"{len(entries.damaged)} damaged entry(ies) in {entries.path} skipped "
+                     f"(number {numbers})")
+    emit({"games": [g.to_dict() for g in games], "damaged": [i + 1 for i in entries.damaged]},
+         "\n".join(lines), args.json)
     return 0
 
 
@@ -80,9 +86,9 @@ def _service_context(config: Any) -> Any:
     def opener() -> Any:
         simulator = None
         if settings["camera"]["source"] == "simulator":
-            from companion.demo import random_forest_frames
+            from companion.demo import simulator_frames
 
-            simulator = random_forest_frames()
+            simulator = simulator_frames(settings)
         # the lens correction and locked exposure of `companion calibrate`, where there are any
         from companion.calibration.lens import open_calibrated_camera
 
@@ -102,7 +108,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     logging.getLogger().setLevel(logging.DEBUG if args.verbose
                                  else config["log_level"].upper())
     ctx = _service_context(config)
-    display = open_display(config["display"], config.data_dir, echo=args.verbose)
+    display = open_display(config["display"], config.data_dir)
     try:
         buttons = open_buttons(config["buttons"])
     except Exception:

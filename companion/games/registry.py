@@ -10,7 +10,9 @@ packages. A game's parts are named ``"module:attribute"`` and imported only when
 * ``commands``: a mapping of verb to :class:`~companion.cli.hooks.Command`, the game's own
   flags and job for each command-line verb it can do;
 * ``flow``: ``function(ctx, session) -> Page``, the table service's page for a game in progress;
-* ``settings``: the game's configuration schema (its ``games.<name>`` section).
+* ``settings``: the game's configuration schema (its ``games.<name>`` section);
+* ``demo``: the scripted game ``companion demo`` plays, and the simulated photos of
+  ``camera.source: simulator``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ class GameInfo:
     rules: str = ""
     flow: str = ""
     settings: str = ""
+    #: the game's scripted demo for ``companion demo`` (a class: setup, camera, script,
+    #: attach, epilogue, frames)
+    demo: str = ""
     #: how many players the table service can follow, when fewer than the game allows
     table_players: tuple[int, int] | None = None
 
@@ -80,6 +85,12 @@ class GameInfo:
     def load_settings(self) -> Any:
         """The game's configuration schema (None: the game has no settings)."""
         return _resolve(self.settings) if self.settings else None
+
+    def load_demo(self) -> Any:
+        """The game's demo class (``companion demo``)."""
+        if not self.demo:
+            raise UnsupportedJobError(f"{self.title} has no demo yet")
+        return _resolve(self.demo)
 
     def play_page(self) -> Any:
         """The function that builds the service's page for a game in progress."""

@@ -11,4 +11,5 @@ GAME = GameInfo(
     commands="companion.glass_garden.commands:COMMANDS",
     rules="companion.glass_garden.rules:RULES",
     flow="companion.glass_garden.screens:play_page",
+    settings="companion.glass_garden.settings:SETTINGS",
 )

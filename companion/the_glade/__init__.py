@@ -14,6 +14,8 @@ GAME = GameInfo(
     commands="companion.the_glade.commands:COMMANDS",
     rules="companion.the_glade.rules:RULES",
     flow="companion.the_glade.screens:play_page",
+    settings="companion.the_glade.settings:SETTINGS",
+    demo="companion.the_glade.demo:DEMO",
     # the solo game's set-up (12 neutral counters) is not entered at the table yet
     table_players=(2, 4),
 )

@@ -208,3 +208,15 @@ def test_glass_garden_scores_a_state_file(tmp_path: Path, capsys) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["players"][0]["total"] == 3
     assert data["players"][0]["breakdown"]["plant:Aloe"] == 2
+
+
+def test_history_skips_a_damaged_entry(tmp_path: Path, capsys) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path}\n")
+    good = {"game": "the-glade", "finished_at": "2026-11-29T20:00:00+00:00", "winner": "Toni",
+            "players": [{"name": "Toni", "total": 24}]}
+    (tmp_path / "history.json").write_text(json.dumps(
+        {"games": [good, {**good, "finished_at": 12}]}))
+    assert main(["history", "--config", str(config), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [g["winner"] for g in data["games"]] == ["Toni"] and data["damaged"] == [2]

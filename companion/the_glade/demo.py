@@ -1,0 +1,165 @@
+"""The Glade's demo: the start of a game between Toni and Emma, ruled from simulated photos.
+
+Three placements ruled from photos (one of them illegal, and rejected), the score so far,
+then the final score of the bundled finished sample game, saved to the history. The table
+simulator photographs the bundled SAMPLE components; ``companion demo`` (``companion.demo``)
+runs this script through the real service on simulated devices.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.devices.buttons import Key
+from companion.devices.camera import FunctionCamera
+from companion.paths import game_data_dir
+
+K = Key
+BOARD = {"rows": 7, "cols": 7, "centre": "D4"}
+TONI_1 = {"D3": "hedgehog/acorn/beech", "D4": "hedgehog/blackberry/maple",
+          "D5": "hedgehog/mushroom/oak"}
+EMMA_1 = {"C4": "mouse/acorn/beech", "D4": "squirrel/acorn/maple", "E4": "toad/acorn/oak"}
+TONI_ILLEGAL = {**TONI_1, "C4": "mouse/mushroom/beech"}
+TONI_2 = {**TONI_1, "E4": "hedgehog/blackberry/oak", "F4": "hedgehog/blackberry/beech"}
+
+
+class Table:
+    """The simulated table: which forest board lies under the camera now, and the players'
+    eyes on the screen (to retake a photo the companion was not sure of, as people would)."""
+
+    def __init__(self) -> None:
+        self.tiles: dict[str, str] = {}
+        self.service: Any = None
+        self.retakes = 0
+
+    def lay(self, tiles: dict[str, str]) -> Callable[[], None]:
+        """A script step: the player's board now holds ``tiles``."""
+        return lambda: setattr(self, "tiles", tiles)
+
+    def retake_if_unsure(self) -> list[Any]:
+        """A script step: on "Not sure", choose "Retake" (up to 5 times in all)."""
+        if self.service is None or self.service.page.title != "Not sure" or self.retakes >= 5:
+            return []
+        self.retakes += 1
+        return [K.OK, self.retake_if_unsure]
+
+
+def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
+    """The button presses (and the tiles laid between them), with what each does."""
+    sure = table.retake_if_unsure
+    return (
+        K.OK,                                   # The Glade
+        K.OK, K.OK,                             # New game, two players: Toni and Emma
+        table.lay(TONI_1),                      # Toni lays three hedgehogs in column D
+        K.OK, sure,                             # rule (legal, set of 3; retake if unsure)
+        K.OK, K.OK,                             # accept, read which counter moved
+        K.OK,                                   # end Toni's turn
+        table.lay(EMMA_1),                      # Emma lays three acorns in row 4
+        K.OK, sure, K.OK, K.OK,                 # rule (legal, set of 3), accept, read
+        K.OK,                                   # end Emma's turn
+        table.lay(TONI_ILLEGAL),                # Toni tries a mouse at C4
+        K.OK, sure, K.DOWN, K.OK,               # rule: illegal, read why, back
+        table.lay(TONI_2),                      # she takes it back and lays E4 and F4
+        K.OK, sure, K.OK, K.OK,                 # rule (legal, set of 3, double), accept
+        K.DOWN, K.OK, K.DOWN, K.DOWN, K.BACK,   # the score so far
+        K.DOWN, K.OK,                           # leave the game (it stays saved)
+        K.DOWN, K.OK, K.OK,                     # score the bundled finished sample game
+        K.DOWN, K.DOWN, K.DOWN, K.OK,           # read the breakdown
+        K.OK, K.OK,                             # save it to the history
+        K.DOWN, K.OK, K.BACK,                   # the history holds it
+        K.BACK,                                 # back to the games
+        K.POWER, K.OK,                          # stop the service
+    )
+
+
+def demo_camera(table: Table, seed: int = 1) -> FunctionCamera:
+    """The table simulator photographing the board on :class:`Table`, a new view each time."""
+    from companion.the_glade.recognition.pack import read_pack
+    from companion.the_glade.recognition.sim import render_photo
+
+    pack = read_pack(game_data_dir("the-glade") / "sample-pack")
+
+    def frame(n: int) -> Any:
+        state = {"board": BOARD, "forest": {"tiles": table.tiles, "counters": {}}}
+        return render_photo(pack, state, seed=seed + n)[0]
+
+    return FunctionCamera(frame, "table simulator")
+
+
+def random_forest_frames(seed: int = 1) -> Callable[[int], Any]:
+    """``camera.source: simulator`` for ``companion run``: photos of random SAMPLE forests."""
+    import numpy as np
+
+    from companion.the_glade.names import BoardGeometry
+    from companion.the_glade.recognition.pack import read_pack
+    from companion.the_glade.recognition.sim import random_forest, render_photo
+
+    pack = read_pack(game_data_dir("the-glade") / "sample-pack")
+
+    def frame(n: int) -> Any:
+        state = random_forest(np.random.default_rng(seed + n), BoardGeometry(), pack)
+        return render_photo(pack, state, seed=seed + n)[0]
+
+    return frame
+
+
+def scan_bundled_photo(model: Path, out: Path) -> str:
+    """``companion scan`` on a bundled photo, with its overlay written to ``out``."""
+    from companion.the_glade.recognition.jobs import scan
+
+    photo = game_data_dir("the-glade") / "photos" / "forest-7x7-a.jpg"
+    out.mkdir(parents=True, exist_ok=True)
+    report = scan(photo, model=model, overlay=out / "scan-overlay.png", previous=None)
+    return f"companion scan the-glade {photo.name}:\n{report.text}"
+
+
+def sample_model(data_dir: Path) -> Path:
+    """Enrol the bundled SAMPLE pack into ``data_dir`` (as a user enrols their own copy)."""
+    from companion.the_glade.recognition.jobs import enrol
+
+    out = data_dir / "models" / "the-glade-sample"
+    enrol(game_data_dir("the-glade") / "sample-pack", out=out)
+    return out
+
+
+
+
+class GladeDemo:
+    """What ``companion demo`` needs from The Glade: players, a model, a camera, a script."""
+
+    players = ("Toni", "Emma", "Liz", "Sam")
+
+    def __init__(self) -> None:
+        self.table = Table()
+        self.model: Path | None = None
+
+    def setup(self, settings: dict[str, Any], data_dir: Path) -> None:
+        """Enrol the SAMPLE pack into the demo's data folder and point the game at it."""
+        settings["games"]["players"] = list(self.players)
+        self.model = sample_model(data_dir)
+        settings["games"]["the-glade"]["model"] = str(self.model)
+
+    def camera(self) -> FunctionCamera:
+        return demo_camera(self.table)
+
+    def script(self) -> tuple[Key | Callable[[], Any], ...]:
+        return demo_script(self.table)
+
+    @staticmethod
+    def frames(seed: int = 1) -> Callable[[int], Any]:
+        """``camera.source: simulator``: photos of random SAMPLE forests."""
+        return random_forest_frames(seed)
+
+    def attach(self, service: Any) -> None:
+        """The players' eyes on the screen (to retake a photo the companion was unsure of)."""
+        self.table.service = service
+
+    def epilogue(self, out: Path) -> tuple[str, str]:
+        """What ``companion scan`` sees in a bundled photo, and where its overlay went."""
+        assert self.model is not None
+        return scan_bundled_photo(self.model, out), str(out / "scan-overlay.png")
+
+
+DEMO = GladeDemo
