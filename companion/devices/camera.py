@@ -52,22 +52,35 @@ class _Closing:
 
 
 def read_image(path: Path) -> np.ndarray:
-    """A photo file as a BGR array; a missing, empty or corrupt file gets a clear error."""
-    import cv2
-    import numpy as np
+    """A photo file as a BGR array; a missing, empty, corrupt or too large file gets a clear
+    error. The size is read from the file's header and a photo of more than
+    :data:`~companion.vision.image.MAX_PIXELS` is refused before it is decoded."""
+    from companion.vision.image import (
+        MAX_PIXELS,
+        decode_bgr,
+        header_size,
+        read_photo_bytes,
+        too_large,
+    )
 
+    name = f"photo {path}"
     try:
-        data = Path(path).read_bytes()
+        data = read_photo_bytes(Path(path), name, InputFileError)
+    except InputFileError:  # larger than any photo (it is an OSError too)
+        raise
     except FileNotFoundError:
         raise InputFileError(f"photo {path} does not exist") from None
     except OSError as exc:
         raise InputFileError(f"photo {path} cannot be read: {exc.strerror or exc}") from None
     if not data:
         raise InputFileError(f"photo {path} is empty (0 bytes); take the photo again")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    size = header_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise InputFileError(too_large(name, size))
+    image = None if size is None else decode_bgr(data)
     if image is None:
-        raise InputFileError(f"photo {path} is not an image OpenCV can read (corrupt, or not a "
-                             "JPEG/PNG); take the photo again")
+        raise InputFileError(f"photo {path} is not an image OpenCV can read (corrupt, or not "
+                             "a JPEG/PNG); take the photo again")
     return image
 
 

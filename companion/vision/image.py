@@ -1,23 +1,190 @@
-"""Reading photos with errors a user can act on."""
+"""Reading photos with errors a user can act on.
+
+A photo's size is read from its header before anything is decoded, and a photo of more than
+:data:`MAX_PIXELS` is refused there: a 15000 x 15000 PNG is a few hundred KB on the disk but
+would take 0.7 GB once decoded, more than a 1 GB Pi can spare.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import os
+import struct
+import tempfile
+import threading
+import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.errors import InputFileError, RecognitionError
+from companion.errors import CompanionError, InputFileError, RecognitionError
 
-#: Photos larger than this many pixels are refused (a camera frame is far smaller).
+#: Photos larger than this many pixels are refused (a camera frame is far smaller); the one
+#: limit for every photo the companion reads.
 MAX_PIXELS = 40_000_000
+#: No photo of at most MAX_PIXELS takes more than this many bytes (8 per pixel is 16-bit
+#: RGBA without compression), so a larger file is refused before it is read.
+MAX_FILE_BYTES = 8 * MAX_PIXELS + 1024 * 1024
+
+_PNG = b"\x89PNG\r\n\x1a\n"
+_JPEG = b"\xff\xd8"
+#: JPEG start-of-frame markers, which carry the size (C4, C8 and CC are other segments).
+_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` from an image's header, without decoding it; None when the
+    header cannot be read (damaged, or not an image). PNG and JPEG are read here; other
+    formats through Pillow, which also reads only the header.
+
+    >>> header_size(b"\\x89PNG\\r\\n\\x1a\\n" + bytes(4) + b"IHDR" + bytes.fromhex("00003a98" * 2))
+    (15000, 15000)
+    """
+    if data.startswith(_PNG):
+        if data[12:16] != b"IHDR" or len(data) < 24:
+            return None
+        width, height = struct.unpack(">II", data[16:24])
+        return width, height
+    if data.startswith(_JPEG):
+        return _jpeg_size(data)
+    return _pillow_size(data)
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """The size in a JPEG's start-of-frame segment; segments before it are skipped by their
+    lengths, and stray bytes between segments skipped as libjpeg does."""
+    i = 2
+    while i < len(data):
+        if data[i] != 0xFF:  # stray bytes: libjpeg skips on to the next marker too
+            i = data.find(b"\xff", i)
+            if i < 0:
+                return None
+            continue
+        while i < len(data) and data[i] == 0xFF:  # fill bytes
+            i += 1
+        if i >= len(data):
+            return None
+        marker = data[i]
+        i += 1
+        if marker in (0x00, 0x01) or 0xD0 <= marker <= 0xD8:  # no length follows
+            continue
+        if marker in (0xD9, 0xDA):  # end of image, or the pixels start: no frame header
+            return None
+        if i + 2 > len(data):
+            return None
+        (length,) = struct.unpack(">H", data[i:i + 2])
+        if marker in _SOF:
+            if i + 7 > len(data):
+                return None
+            height, width = struct.unpack(">HH", data[i + 3:i + 7])
+            return width, height
+        if length < 2:
+            return None
+        i += length
+    return None
+
+
+def _pillow_size(data: bytes) -> tuple[int, int] | None:
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # DecompressionBombWarning: ours is refused below
+            with Image.open(io.BytesIO(data)) as image:
+                return image.size
+    except Image.DecompressionBombError:
+        side = int((2 * (Image.MAX_IMAGE_PIXELS or MAX_PIXELS)) ** 0.5) + 1
+        return side, side  # more pixels than Pillow's own bound, which is above ours
+    except Exception:  # Pillow raises many kinds for a file it cannot identify
+        return None
+
+
+def check_size(data: bytes, name: str,
+               error: type[CompanionError] = RecognitionError) -> tuple[int, int]:
+    """The photo's ``(width, height)`` from its header; ``error`` when the header cannot be
+    read or the photo has more than :data:`MAX_PIXELS`: nothing has been decoded yet."""
+    size = header_size(data)
+    if size is None:
+        raise error(f"{name} is not a readable image (corrupt or not PNG/JPEG); take or copy "
+                    "the photo again")
+    if size[0] * size[1] > MAX_PIXELS:
+        raise error(too_large(name, size))
+    return size
+
+
+def too_large(name: str, size: tuple[int, int]) -> str:
+    """The refusal of a photo of ``size`` (width, height) over :data:`MAX_PIXELS`."""
+    return (f"{name} is {size[0]}x{size[1]} pixels, too large; use a camera frame of at most "
+            f"{MAX_PIXELS // 1_000_000} megapixels")
+
+
+_STDERR = threading.Lock()
+#: What libjpeg says on stderr about a damaged JPEG (OpenCV gives no way to silence it).
+_LIBJPEG_NOISE = (b"Corrupt JPEG data", b"Premature end of JPEG file",
+                  b"Invalid SOS parameters", b"Warning:")
+
+
+@contextlib.contextmanager
+def _without_libjpeg_warnings() -> Iterator[None]:
+    """Hold back libjpeg's warning lines, which it prints straight to the stderr file, so a
+    user sees only the companion's own one-line message; any other line written meanwhile
+    (another thread's) is passed on afterwards."""
+    with _STDERR:
+        try:
+            saved = os.dup(2)
+        except OSError:  # no stderr at all: nothing to keep clean
+            yield
+            return
+        with tempfile.TemporaryFile() as caught:
+            try:
+                os.dup2(caught.fileno(), 2)
+                yield
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+                caught.seek(0)
+                kept = [line for line in caught.read().splitlines(keepends=True)
+                        if not line.startswith(_LIBJPEG_NOISE)]
+                if kept:
+                    with contextlib.suppress(OSError):
+                        os.write(2, b"".join(kept))
+
+
+def decode_bgr(data: bytes) -> np.ndarray | None:
+    """Image bytes decoded to 8-bit BGR by OpenCV (None when it cannot), without libjpeg's
+    warnings on stderr. Check the size first (:func:`check_size`)."""
+    buf = np.frombuffer(data, np.uint8)
+    quiet = _without_libjpeg_warnings() if data.startswith(_JPEG) else contextlib.nullcontext()
+    try:
+        with quiet:
+            return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    except cv2.error:
+        return None
+
+
+def read_photo_bytes(path: Path, name: str, error: type[CompanionError] = InputFileError,
+                     ) -> bytes:
+    """A photo file's bytes; ``error`` names ``name`` when it is larger than any photo of at
+    most :data:`MAX_PIXELS` can be (it is not read then). A missing or unreadable file raises
+    :class:`OSError` for the caller to word."""
+    with Path(path).open("rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise error(f"{name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, more than "
+                    f"any photo of at most {MAX_PIXELS // 1_000_000} megapixels; use a camera "
+                    "frame")
+    return data
 
 
 def load_image(path: Path) -> np.ndarray:
-    """The image at ``path`` as 8-bit BGR; one clear error if it is missing, empty or corrupt."""
+    """The image at ``path`` as 8-bit BGR; one clear error if it is missing, empty, corrupt
+    or too large (refused from its header, before it is decoded)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_photo_bytes(path, str(path), RecognitionError)
     except FileNotFoundError:
         raise InputFileError(f"{path}: no such file; check the path") from None
     except IsADirectoryError:
@@ -29,20 +196,16 @@ def load_image(path: Path) -> np.ndarray:
 
 
 def decode_image(data: bytes, name: str = "image") -> np.ndarray:
-    """Decode PNG/JPEG/... bytes to 8-bit BGR."""
+    """Decode PNG/JPEG/... bytes to 8-bit BGR; the size is checked from the header first."""
     if not data:
         raise RecognitionError(f"{name} is empty (0 bytes); take the photo again")
-    buf = np.frombuffer(data, np.uint8)
-    try:
-        image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    except cv2.error:
-        image = None
+    check_size(data, name)
+    image = decode_bgr(data)
     if image is None or image.size == 0:
         raise RecognitionError(f"{name} is not a readable image (corrupt or not PNG/JPEG); "
                                "take or copy the photo again")
-    if image.shape[0] * image.shape[1] > MAX_PIXELS:
-        raise RecognitionError(f"{name} is {image.shape[1]}x{image.shape[0]} pixels, too large; "
-                               "use a camera frame of at most 40 megapixels")
+    if image.shape[0] * image.shape[1] > MAX_PIXELS:  # a header that understated the size
+        raise RecognitionError(too_large(name, (image.shape[1], image.shape[0])))
     if image.shape[0] < 32 or image.shape[1] < 32:
         raise RecognitionError(f"{name} is only {image.shape[1]}x{image.shape[0]} pixels; "
                                "use a full camera frame")
