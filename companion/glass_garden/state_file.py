@@ -27,8 +27,14 @@ from companion.glass_garden.critter import DARK_TURNS, expected_side
 from companion.glass_garden.deck import GLASS_POSITIONS, ROWS, SAMPLE_DECK, Deck, load_deck
 from companion.glass_garden.game import ACTIONS, SUNLIGHT, SUNLIGHT_TURN, State, Table
 from companion.glass_garden.garden import CRITTER, Garden
+from companion.storage import read_data_file
 
 FIELDS = {"game", "deck", "critter", "turn", "actions_left", "critter_side", "garden", "glass"}
+#: Fields of The Glade's state files (and of ``check``'s forest files) that no Glass Garden
+#: state file has: a file with these and no game field is The Glade's.
+GLADE_FIELDS = frozenset({"variant", "board", "players", "glade", "forest", "start_player",
+                          "current_player", "phase", "round", "bag", "end_triggered",
+                          "finished", "neutral", "boxed"})
 
 
 def _deck(value: Any, base: Path) -> Deck:
@@ -42,6 +48,7 @@ def _deck(value: Any, base: Path) -> Deck:
     if not path.exists():
         raise StateError(f"deck: no deck file at {path}")
     try:
+        read_data_file(path, "deck file")  # refuses a huge, deep or aliased file first
         return load_deck(path)
     except ConfigError as exc:
         detail = str(exc).removeprefix("deck: ")
@@ -78,15 +85,42 @@ def _column(raw: Any, i: int, deck: Deck) -> tuple[int, int, bool]:
     return plant, ROWS.index(row), side == "succulent"
 
 
-def parse_state(data: Any, base: Path = Path(".")) -> State:
-    """A :class:`State` from parsed data; :class:`StateError` names the field."""
+def other_game(data: Any) -> str | None:
+    """The game a state file is for when that is not Glass Garden: its ``game`` field, or
+    ``the-glade`` for a file without one that has only The Glade's fields."""
+    if not isinstance(data, dict):
+        return None
+    game = data.get("game")
+    if game is not None:
+        return None if game == "glass-garden" else str(game)
+    if set(data) & GLADE_FIELDS and not set(data) & (FIELDS - {"game"}):
+        return "the-glade"
+    return None
+
+
+def _not_ours(game: str, name: str | None) -> StateError:
+    """The refusal of another game's file, called ``name`` (None: in the game field's name)."""
+    name = "game: this" if name is None else name
+    if game == "the-glade":
+        return StateError(f"{name} is a the-glade state file, not glass-garden; use "
+                          "'companion score the-glade' or 'companion hint the-glade' with it, "
+                          "or give a glass-garden state file")
+    shown = game if len(game) <= 30 and game.isprintable() else repr(game[:27] + "...")
+    return StateError(f"{name} is for the game {shown} (its game field), not glass-garden; give a "
+                      "glass-garden state file (game: glass-garden)")
+
+
+def parse_state(data: Any, base: Path = Path("."), *, name: str | None = None) -> State:
+    """A :class:`State` from parsed data; :class:`StateError` names the field (or, for
+    another game's file, the game; ``name`` is what to call the file then)."""
     if not isinstance(data, dict):
         raise StateError("state: the file must hold a mapping of fields")
+    game = other_game(data)
+    if game is not None:
+        raise _not_ours(game, name)
     extra = set(data) - FIELDS
     if extra:
         raise StateError(f"{sorted(extra)[0]}: unknown field (known: {', '.join(sorted(FIELDS))})")
-    if data.get("game", "glass-garden") != "glass-garden":
-        raise StateError(f"game: {data.get('game')!r} is not glass-garden")
     deck = _deck(data.get("deck"), base)
     name = data.get("critter")
     try:
@@ -151,11 +185,10 @@ def parse_state(data: Any, base: Path = Path(".")) -> State:
 
 
 def load_state(path: Path | str) -> State:
-    """Read and check a state file (JSON or YAML; a key written twice is refused)."""
-    from companion.storage import read_data_file
-
+    """Read and check a state file (JSON or YAML; a key written twice is refused, and so is
+    a file too large, too deep or with YAML aliases: see :func:`read_data_file`)."""
     path = Path(path)
-    return parse_state(read_data_file(path, "state file"), path.parent)
+    return parse_state(read_data_file(path, "state file"), path.parent, name=str(path))
 
 
 def dump_state(state: State, deck_ref: str = "sample") -> dict[str, Any]:

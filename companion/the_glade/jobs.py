@@ -73,7 +73,7 @@ def _read_side(path: Path, label: str) -> tuple[Forest, GameState | None, dict[s
             if unknown:
                 raise StateError(f"unknown field(s) {', '.join(unknown)} beside board and forest")
             return load_forest(data["forest"], geo), None, data
-        state = load_state(data, strict=False)
+        state = load_state(data, strict=False, name="this file")
         return state.players[0].forest, state, data
     except StateError as exc:
         raise StateError(f"{label} ({path}): {exc}") from None
@@ -159,8 +159,14 @@ def parse_rack(rack: list[str], game: GameState) -> list[Tile]:
 
 
 def hint(state: Path, *, player: str, rack: list[str], limit: int | None) -> Report:
-    """Every legal Place-tiles action from ``rack``, best first (spec: ``companion hint``)."""
+    """Every legal Place-tiles action from ``rack``, best first (spec: ``companion hint``).
+
+    A game marked finished is refused: there is no placement left to make in it."""
     game = load_state_file(state)
+    if game.finished:
+        raise StateError(f"{state} is a finished game (finished: true), so no placement is "
+                         "left to hint; use 'companion score the-glade' for its final scores, "
+                         "or set finished to false if the game goes on")
     names = [p.name for p in game.players]
     if player not in names:
         raise StateError(f"--player: no player called {player!r} in the state file "

@@ -214,20 +214,50 @@ def load_player(data: Any, geo: BoardGeometry, where: str, variant: str) -> Play
 
 _TOP = {"game", "variant", "board", "players", "glade", "start_player", "current_player",
         "phase", "round", "bag", "end_triggered", "finished", "neutral", "boxed"}
+#: Fields of a Glass Garden state file that no Glade state file has: a file with these and no
+#: game field is Glass Garden's.
+GLASS_GARDEN_FIELDS = frozenset({"deck", "critter", "turn", "actions_left", "critter_side",
+                                 "garden", "glass"})
 
 
-def load_state(data: Any, *, strict: bool = True) -> GameState:
+def other_game(data: Any) -> str | None:
+    """The game a state file is for when that is not The Glade: its ``game`` field, or
+    ``glass-garden`` for a file without one that has only Glass Garden's fields."""
+    if not isinstance(data, dict):
+        return None
+    game = data.get("game")
+    if game is not None:
+        return None if game == "the-glade" else str(game)
+    if set(data) & GLASS_GARDEN_FIELDS and not set(data) & (_TOP | {"forest"}):
+        return "glass-garden"
+    return None
+
+
+def _not_ours(game: str, name: str | None) -> StateError:
+    """The refusal of another game's file, called ``name`` (None: in the game field's name)."""
+    name = "game: this" if name is None else name
+    if game == "glass-garden":
+        return StateError(f"{name} is a glass-garden state file, not the-glade; use "
+                          "'companion assist glass-garden' with it, or give a the-glade "
+                          "state file")
+    shown = game if len(game) <= 30 and game.isprintable() else repr(game[:27] + "...")
+    return StateError(f"{name} is for the game {shown} (its game field), not the-glade; give a "
+                      "the-glade state file (game: the-glade)")
+
+
+def load_state(data: Any, *, strict: bool = True, name: str | None = None) -> GameState:
     """Validate a parsed state file and build the :class:`GameState`.
 
     ``strict`` also refuses forests that break the placement rules (a line that is no set,
     tiles away from an empty centre square). ``check`` reads its AFTER file leniently, since
-    an illegal placement is what it rules on.
+    an illegal placement is what it rules on. Another game's file is refused as that
+    (``name`` is what to call the file then).
     """
     data = _obj(data, "the state file")
+    game = other_game(data)
+    if game is not None:
+        raise _not_ours(game, name)
     _known(data, _TOP, "the state file")
-    game = data.get("game", "the-glade")
-    if game != "the-glade":
-        raise StateError(f"game is {game!r}, but this is a state file reader for 'the-glade'")
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
         raise StateError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
@@ -353,7 +383,7 @@ def load_state_file(path: Path, *, strict: bool = True) -> GameState:
     """Read and validate a state file (JSON or YAML)."""
     data = read_data_file(path)
     try:
-        return load_state(data, strict=strict)
+        return load_state(data, strict=strict, name=str(path))
     except CompanionError:
         raise
     except (TypeError, ValueError, KeyError, AttributeError) as exc:  # pragma: no cover

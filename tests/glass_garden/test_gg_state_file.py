@@ -94,3 +94,42 @@ def test_files(tmp_path: Path) -> None:
     deck_err.write_text(yaml.safe_dump(edit(deck="d.yaml")))
     with pytest.raises(StateError, match="^deck: d.yaml: plants: the game has exactly 8"):
         load_state(deck_err)
+
+
+# -- another game's file, and a deck file read within bounds -------------------------------
+
+GLADE_GAME = (Path(__file__).resolve().parents[2] / "config" / "games" / "the-glade"
+              / "sample-game.json")
+
+
+def test_a_glade_state_file_is_named_as_one() -> None:
+    with pytest.raises(StateError) as refused:
+        load_state(GLADE_GAME)
+    message = str(refused.value)
+    assert f"{GLADE_GAME} is a the-glade state file, not glass-garden" in message
+    assert "unknown field" not in message and "\n" not in message
+
+
+def test_a_glade_state_without_a_game_field_is_named_too() -> None:
+    import json
+
+    data = json.loads(GLADE_GAME.read_text())
+    del data["game"]
+    with pytest.raises(StateError, match="the-glade state file, not glass-garden"):
+        parse_state(data)
+    with pytest.raises(StateError, match="^bag: unknown field"):  # both games' fields: field
+        parse_state({**start(), "bag": 3})
+
+
+def test_an_unknown_game_is_named() -> None:
+    with pytest.raises(StateError, match="for the game chess .*not glass-garden"):
+        parse_state({**start(), "game": "chess"})
+
+
+def test_a_deep_deck_file_is_refused_as_bad_input(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.yaml"
+    deck.write_text("[" * 100_000 + "]" * 100_000)
+    state = tmp_path / "s.yaml"
+    state.write_text(yaml.safe_dump({**start(), "deck": "deck.yaml"}))
+    with pytest.raises(StateError, match="deck file .*nested more than 64 deep"):
+        load_state(state)
