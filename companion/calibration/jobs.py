@@ -149,10 +149,12 @@ def calibrate_camera(config_file: str | None, *, photos: Path | None = None, fra
             if own:
                 camera.close()
     if len(views) < MIN_VIEWS:
+        from companion.calibration.printables import named
+
         raise CalibrationError(
             f"the board was found in only {len(views)} of {seen} photos ({MIN_VIEWS} needed): "
-            "print calibration/charuco-a4.pdf (or -letter) at 100% scale, lay it flat, and "
-            "show it whole, sharp and well lit from different angles")
+            f"print {named('charuco')} at 100% scale, lay it flat, and show it whole, sharp "
+            "and well lit from different angles")
     assert size is not None
     fit = calibrate(views, size)
     if len(views) > MIN_VIEWS:  # drop views far worse than the rest (a bent sheet, a blur)
@@ -219,6 +221,7 @@ def calibrate_table(config_file: str | None, *, photo: Path | None = None, overl
     import cv2
 
     from companion.calibration.capture import picamera2_of, save_exposure, settle_and_lock
+    from companion.calibration.printables import real_names
     from companion.calibration.table import assess, draw_overlay
     from companion.config import load_config
     from companion.storage import atomic_write_bytes, atomic_write_json
@@ -245,7 +248,8 @@ def calibrate_table(config_file: str | None, *, photo: Path | None = None, overl
         raise CalibrationError(f"cannot write the overlay {overlay} ({exc.strerror or exc}); "
                                "choose another --overlay path") from None
     data = result.to_dict()
-    data.update({"overlay": str(overlay), "averaged_frames": averaged,
+    advice = [real_names(a) for a in result.advice]  # each printable named by its real files
+    data.update({"advice": advice, "overlay": str(overlay), "averaged_frames": averaged,
                  "exposure_locked": locked})
     table_file = config.data_dir / "calibration" / "table.json"
     try:
@@ -255,7 +259,7 @@ def calibrate_table(config_file: str | None, *, photo: Path | None = None, overl
         data["file"] = None  # the overlay and the report still stand
     lines = [("set-up is good: " if result.ok else "set-up needs work: ")
              + "; ".join(result.lines())]
-    lines += [f"- {a}" for a in result.advice]
+    lines += [f"- {a}" for a in advice]
     if locked:
         lines.append(f"exposure locked at {locked['ExposureTime']} us, gain "
                      f"{locked['AnalogueGain']:.2f}")

@@ -7,6 +7,7 @@ their true size when printed at 100% ("actual size", not "fit to page"). Each pa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,45 @@ from companion.calibration.charuco import TARGET, Target, aruco, board_image
 DPI = 300
 PAPERS_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+#: The printable targets, each written once per paper as ``<target>-<paper>.pdf``.
+TARGETS = ("charuco", "corner-markers")
+#: Where the committed printables are, as messages name it (from the project's folder).
+FOLDER = "calibration"
+
+
+def file_name(target: str, paper: str) -> str:
+    """The file :func:`write_all` writes for ``target`` on ``paper``: ``charuco-a4.pdf``."""
+    if target not in TARGETS or paper not in PAPERS_MM:
+        raise ValueError(f"no printable {target!r} on {paper!r}")
+    return f"{target}-{paper}.pdf"
+
+
+def file_names() -> tuple[str, ...]:
+    """Every file :func:`write_all` writes, in its order."""
+    return tuple(file_name(t, paper) for paper in PAPERS_MM for t in TARGETS)
+
+
+def named(target: str) -> str:
+    """How a message names a printable: its real files, A4 first.
+
+    >>> named("corner-markers")
+    'calibration/corner-markers-a4.pdf (or corner-markers-letter.pdf)'
+    """
+    first, *others = (file_name(target, paper) for paper in PAPERS_MM)
+    return f"{FOLDER}/{first} (or {', '.join(others)})"
+
+
+_BARE = re.compile(rf"\b(?:{FOLDER}/)?({'|'.join(map(re.escape, TARGETS))})\.pdf\b")
+
+
+def real_names(text: str) -> str:
+    """``text`` with a printable named without its paper (``calibration/corner-markers.pdf``,
+    a file that does not exist) named by its real files instead.
+
+    >>> real_names("print calibration/corner-markers.pdf now")
+    'print calibration/corner-markers-a4.pdf (or corner-markers-letter.pdf) now'
+    """
+    return _BARE.sub(lambda m: named(m.group(1)), text)
 
 
 def mm(value: float) -> int:
@@ -138,6 +178,7 @@ def write_all(folder: Path) -> list[Path]:
     """Every printable, for A4 and US Letter, into ``folder``."""
     out = []
     for paper in PAPERS_MM:
-        out.append(write_pdf(charuco_page(paper), folder / f"charuco-{paper}.pdf"))
-        out.append(write_pdf(corner_markers_page(paper), folder / f"corner-markers-{paper}.pdf"))
+        out.append(write_pdf(charuco_page(paper), folder / file_name("charuco", paper)))
+        out.append(write_pdf(corner_markers_page(paper),
+                             folder / file_name("corner-markers", paper)))
     return out

@@ -142,6 +142,40 @@ def test_corner_markers_page_has_ids_0_to_3() -> None:
     assert sorted(ids.tolist()) == [0, 1, 2, 3]
 
 
+def test_every_printable_a_message_names_is_one_that_is_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+
+    from companion.calibration import calibrate_camera, calibrate_table, printables
+
+    # the names write_all gives its files (the pages themselves are tested above)
+    monkeypatch.setattr(printables, "write_pdf", lambda image, path: path)
+    monkeypatch.setattr(printables, "charuco_page", lambda paper: None)
+    monkeypatch.setattr(printables, "corner_markers_page", lambda paper: None)
+    made = {path.name for path in printables.write_all(tmp_path / "out")}
+    assert made == set(printables.file_names())
+    assert made <= {path.name for path in (ROOT / "calibration").iterdir()}  # committed
+    # the messages: no board on the table, too few views of the lens board
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path / 'data'}\n")
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    cv2.imwrite(str(photos / "blank.png"), np.full((600, 800, 3), 60, np.uint8))
+    report = calibrate_table(str(config), photo=photos / "blank.png",
+                             overlay=tmp_path / "overlay.png")
+    assert not report.data["found"]
+    with pytest.raises(CalibrationError) as too_few:
+        calibrate_camera(str(config), photos=photos, frames=5)
+    messages = [report.text, *report.data["advice"], str(too_few.value)]
+    mentioned = re.findall(r"[\w./-]+\.pdf", " ".join(messages))
+    assert {"calibration/corner-markers-a4.pdf", "corner-markers-letter.pdf",
+            "calibration/charuco-a4.pdf", "charuco-letter.pdf"} <= set(mentioned)
+    for name in mentioned:
+        assert Path(name).name in made, name
+        assert (ROOT / "calibration" / Path(name).name).exists(), name
+    assert printables.real_names("calibration/charuco-a4.pdf") == "calibration/charuco-a4.pdf"
+
+
 def test_open_calibrated_camera_applies_the_locked_exposure(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     inner = FakePicamera2({})
