@@ -400,3 +400,45 @@ def test_boards_apart_mark_is_checked_and_optional(model, tmp_path):
     (older / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(ModelError, match="boards_apart.*enrol the-glade"):
         load_model(older)
+
+
+# -- the text's key ---------------------------------------------------------------------------
+
+def _scan_data(tiles: dict, counters: dict, uncertain: tuple = ()) -> dict:
+    return {"board": {"rows": 7, "cols": 7, "centre": "D4"},
+            "forest": {"tiles": tiles, "counters": counters}, "uncertain": list(uncertain)}
+
+
+def _explained(code: str, key: str) -> bool:
+    if code[0].isupper():  # a tile: creature, fruit, leaf letters
+        creatures, rest = key.split("\n  creature ", 1)[1].split("fruit ", 1)
+        fruits, leaves = rest.split("leaf ", 1)
+        return (f"{code[0]}(" in creatures and f" {code[1]}(" in f" {fruits}"
+                and f" {code[2]}(" in f" {leaves}")
+    return f"{code} = " in key
+
+
+def test_the_scan_key_explains_every_code_in_the_grid() -> None:
+    from companion.the_glade.recognition.show import describe_scan, forest_map, legend
+
+    data = _scan_data(
+        {"D4": "squirrel/blackberry/beech", "D5": "toad/hazelnut/maple",
+         "C4": "hedgehog/acorn/oak", "E4": "mouse/mushroom/horse-chestnut"},
+        {"A1": "white-single", "B2": "green-double", "C3": "red-single"}, uncertain=("G7",))
+    grid = forest_map(data)
+    codes = {cell for line in grid.splitlines()[1:] for cell in line.split()[1:]}
+    assert {"w1", "g2", "r1", "??", ".", "Sbb", "Thm", "Hao", "Mmh"} <= codes
+    key = "\n".join(legend(data))
+    assert {code for code in codes if not _explained(code, key)} == set()
+    assert "w1 = white-single" in key and "g2 = green-double" in key
+    assert "y1" not in key and "b2" not in key  # only the colours in this scan
+    assert key in describe_scan(data)
+
+
+def test_the_scan_key_names_a_shared_code_and_leaves_out_what_is_absent() -> None:
+    from companion.the_glade.recognition.show import legend
+
+    key = "\n".join(legend(_scan_data({}, {"A1": "blue-single", "B1": "black-single"})))
+    assert "b1 = black-single or blue-single" in key
+    assert "Tiles:" not in key and "??" not in key and ". = empty" in key
+    assert legend(_scan_data({}, {})) == [". = empty."]

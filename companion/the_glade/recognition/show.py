@@ -6,7 +6,15 @@ from typing import Any
 
 import numpy as np
 
-from companion.the_glade.names import BoardGeometry, Counter, Square, Tile
+from companion.the_glade.names import (
+    CREATURES,
+    FRUITS,
+    LEAVES,
+    BoardGeometry,
+    Counter,
+    Square,
+    Tile,
+)
 from companion.the_glade.recognition.reader import BoardReading
 from companion.vision.overlay import Mark, draw
 
@@ -51,15 +59,48 @@ def forest_map(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _spelled(words: tuple[str, ...], capital: bool = False) -> str:
+    """``a(corn) b(lackberry)``: each word with its code letter shown."""
+    return " ".join(f"{w[0].upper() if capital else w[0]}({w[1:]})" for w in words)
+
+
+def legend(data: dict[str, Any]) -> list[str]:
+    """The key to :func:`forest_map`'s codes for this scan: how tile codes are made, and every
+    counter code in the grid with the counter(s) it stands for (two colours with one initial
+    share a code, and the key says so), then ``.`` and ``??`` when they appear."""
+    tiles, counters = data["forest"]["tiles"], data["forest"]["counters"]
+    lines = []
+    if tiles:
+        first = tiles[min(tiles, key=lambda sq: (Square.parse(sq).row, Square.parse(sq).col))]
+        lines.append(f"Tiles: creature + fruit + leaf, e.g. {tile_code(first)} = {first}:")
+        lines.append(f"  creature {_spelled(CREATURES, capital=True)}; fruit {_spelled(FRUITS)};")
+        lines.append(f"  leaf {_spelled(LEAVES)}.")
+    by_code: dict[str, set[str]] = {}
+    for name in counters.values():
+        by_code.setdefault(counter_code(name), set()).add(str(Counter.parse(name)))
+    if by_code:
+        lines.append("Counters: " + ", ".join(
+            f"{code} = {' or '.join(sorted(names))}" for code, names in sorted(by_code.items()))
+            + ".")
+    geometry = BoardGeometry.from_dict(data["board"])
+    unsure = set(data.get("uncertain", [])) - set(tiles) - set(counters)  # as forest_map shows
+    marks = []
+    if len(set(tiles) | set(counters) | unsure) < geometry.rows * geometry.cols:
+        marks.append(". = empty")
+    if unsure:
+        marks.append("?? = not sure")
+    if marks:
+        lines.append(", ".join(marks) + ".")
+    return lines
+
+
 def describe_scan(data: dict[str, Any]) -> str:
     b = data["board"]
     tiles, counters = data["forest"]["tiles"], data["forest"]["counters"]
     unsure = data.get("uncertain", [])
     text = [f"Forest board {b['rows']}x{b['cols']} (centre {b['centre']}): {len(tiles)} tiles, "
             f"{len(counters)} counters, {len(unsure)} square(s) not sure.", forest_map(data),
-            "Codes: creature H/M/S/T, fruit a(corn) b(lackberry) h(azelnut) m(ushroom), "
-            "leaf b(eech) h(orse-chestnut) m(aple) o(ak); y1 = yellow-single counter, "
-            "b2 = blue-double."]
+            *legend(data)]
     reasons = data.get("reasons", {})
     if unsure:
         text.append("Not sure of: " + ", ".join(
