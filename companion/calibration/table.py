@@ -138,7 +138,8 @@ def assess(image: np.ndarray, squares: int = 7) -> Assessment:
     if corners is None:
         return Assessment(False, "none", [], (w, h), advice=[
             "no board found: put the whole board in view with all four corners showing, or "
-            "print calibration/corner-markers.pdf and lay a marker at each corner"])
+            "print calibration/corner-markers-a4.pdf (or corner-markers-letter.pdf) and lay a "
+            "marker at each corner"])
     quad = corners.astype(np.float32)
     mask = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
