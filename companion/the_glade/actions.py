@@ -4,8 +4,9 @@
 * :func:`claim_toadstool` - Action 2 (see :mod:`companion.the_glade.claim` for the squares).
 * :func:`extra_action` - a counter from the store into an empty enclosure.
 
-Each raises :class:`~companion.the_glade.table.IllegalAction` naming the broken rule; none
-knows whose turn it is (that is the tracker's job).
+Each raises :class:`~companion.the_glade.table.IllegalAction` naming the broken rule, with
+its code (:data:`companion.the_glade.rules.VIOLATION_CODES`); none knows whose turn it is
+(that is :mod:`companion.the_glade.turn`'s job).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from collections import Counter as Tally
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from companion.games.interface import Violation as RuleViolation
 from companion.the_glade.forest import Forest
 from companion.the_glade.matching import reward_matches
 from companion.the_glade.names import Counter, MatchCounter, Square, Tile, Token
-from companion.the_glade.placement import PlacementRuling, rule_placement
+from companion.the_glade.placement import PlacementRuling, SetOf4, rule_placement
 from companion.the_glade.set_rewards import Event, Move, reward_sets
 from companion.the_glade.table import CounterRef, GameState, IllegalAction, Player
 
@@ -51,12 +53,13 @@ def take_from_rack(player: Player, tiles: Sequence[Tile]) -> Player:
     """The player without these tiles on the rack (an unknown rack only shrinks)."""
     if player.rack is None:
         if len(tiles) > player.rack_size:
-            raise IllegalAction(f"{player.name}'s rack holds only {player.rack_size} tiles")
+            raise IllegalAction(f"{player.name}'s rack holds only {player.rack_size} tiles",
+                                "rack")
         return replace(player, rack_size=player.rack_size - len(tiles))
     rack = list(player.rack)
     for t in tiles:
         if t not in rack:
-            raise IllegalAction(f"{player.name}'s rack holds no {t.describe()} ({t})")
+            raise IllegalAction(f"{player.name}'s rack holds no {t.describe()} ({t})", "rack")
         rack.remove(t)
     return replace(player, rack=tuple(rack), rack_size=len(rack))
 
@@ -70,11 +73,11 @@ def place_tiles(state: GameState, name: str, placed: Mapping[Square, Tile],
     p = state.player(name)
     ruling = rule_placement(p.forest, placed, p.rack)
     if not ruling.legal:
-        raise IllegalAction("; ".join(v.message for v in ruling.violations))
+        raise refusal(ruling)
     p = take_from_rack(p, list(placed.values()))
     p = replace(p, forest=p.forest.with_tiles(placed))
     state = state.with_player(p)
-    state, events = reward_sets(state, name, ruling, flips=flips)
+    state, events = pay_sets(state, name, ruling, flips=flips)
     state, matches = reward_matches(state, name, name, placed)
     return state, Outcome("place", name, name, ruling, (*events, *matches))
 
@@ -88,15 +91,16 @@ def extra_action(state: GameState, name: str, token: Token, square: Square
     p = state.player(name)
     if token not in p.store:
         held = ", ".join(str(t) for t in p.store) or "nothing"
-        raise IllegalAction(f"{name}'s store holds no {token} (it holds {held})")
+        raise IllegalAction(f"{name}'s store holds no {token} (it holds {held})", "not-in-store")
     forest: Forest = p.forest
     if not forest.geometry.contains(square):
-        raise IllegalAction(f"{square} is off the board")
+        raise IllegalAction(f"{square} is off the board", "off-board")
     if not forest.is_enclosure(square):
         raise IllegalAction(f"{square} is no enclosure: an enclosure has a tile on each of its 4 "
-                            "orthogonal neighbours (never on the edge)")
+                            "orthogonal neighbours (never on the edge)", "no-enclosure")
     if square in forest.tiles or square in forest.counters:
-        raise IllegalAction(f"the enclosure {square} is not empty: only 1 counter per enclosure")
+        raise IllegalAction(f"the enclosure {square} is not empty: only 1 counter per enclosure",
+                            "enclosure-taken")
     store = list(p.store)
     store.remove(token)
     p = replace(p, store=tuple(store), forest=forest.with_counter(square, token))
@@ -104,6 +108,24 @@ def extra_action(state: GameState, name: str, token: Token, square: Square
                  CounterRef("forest", player=name, square=square),
                  "extra action: counter into an enclosure")
     return state.with_player(p), Outcome("extra", name, name, None, (event,))
+
+
+def refusal(ruling: PlacementRuling) -> IllegalAction:
+    """The refusal of an illegal placement: every broken rule, the first one's code."""
+    found = tuple(RuleViolation(v.rule, tuple(sq.name for sq in v.squares), v.message)
+                  for v in ruling.violations)
+    return IllegalAction("; ".join(v.message for v in ruling.violations), found[0].code, found)
+
+
+def pay_sets(state: GameState, owner: str, ruling: PlacementRuling, *,
+             fours: list[SetOf4] | None = None, flips: Sequence[CounterRef] = ()
+             ) -> tuple[GameState, list[Event]]:
+    """:func:`~companion.the_glade.set_rewards.reward_sets`, with the code ``flip`` on a flip
+    that cannot be made."""
+    try:
+        return reward_sets(state, owner, ruling, fours=fours, flips=flips)
+    except IllegalAction as exc:
+        raise IllegalAction(str(exc), "flip") from None
 
 
 def can_extra_action(player: Player) -> bool:
@@ -119,4 +141,5 @@ def tokens_in_store(player: Player) -> list[Token]:
     return [*counters, *matches]
 
 
-__all__ = ["Outcome", "can_extra_action", "extra_action", "place_tiles", "take_from_rack"]
+__all__ = ["Outcome", "can_extra_action", "extra_action", "pay_sets", "place_tiles",
+           "refusal", "take_from_rack"]

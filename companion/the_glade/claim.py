@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.the_glade.actions import Outcome, take_from_rack
+from companion.the_glade.actions import Outcome, pay_sets, take_from_rack
 from companion.the_glade.forest import Forest
 from companion.the_glade.matching import reward_matches
 from companion.the_glade.names import Square, Tile
 from companion.the_glade.placement import consequences, rule_placement
-from companion.the_glade.set_rewards import Move, reward_sets
+from companion.the_glade.set_rewards import Move
 from companion.the_glade.table import CounterRef, GameState, IllegalAction
 
 
@@ -62,7 +62,7 @@ def claim_options(state: GameState, name: str, tile: Tile) -> ClaimOptions:
     counter = state.glade.get(tile)
     if counter is None:
         raise IllegalAction(f"no toadstool counter lies on the glade space of the "
-                            f"{tile.describe()}")
+                            f"{tile.describe()}", "no-counter")
     me = state.player(name)
     owner = state.owner_of(counter.colour)
     if owner is not None:
@@ -81,23 +81,25 @@ def claim_toadstool(state: GameState, name: str, tile: Tile, square: Square | No
     """
     me = state.player(name)
     if me.rack is not None and tile not in me.rack:
-        raise IllegalAction(f"{name}'s rack holds no {tile.describe()} ({tile}) to claim with")
+        raise IllegalAction(f"{name}'s rack holds no {tile.describe()} ({tile}) to claim with",
+                            "rack")
     options = claim_options(state, name, tile)
     if not options.squares:
         raise IllegalAction(f"the {tile.describe()} has no legal square on {name}'s board, so "
-                            "the toadstool cannot be claimed")
+                            "the toadstool cannot be claimed", "no-square")
     if square is None:
         if len(options.squares) > 1:
             raise IllegalAction(f"choose the square for the {tile.describe()} on "
                                 f"{options.board}'s board: "
-                                f"{', '.join(s.name for s in options.squares)}")
+                                f"{', '.join(s.name for s in options.squares)}", "choose-square")
         square = options.squares[0]
     if square not in options.squares:
         why = ("it must complete the set of 4" if options.completes
                else "it must be a legal placement")
         raise IllegalAction(f"the {tile.describe()} cannot go on {square} of {options.board}'s "
                             f"board: {why} (possible: "
-                            f"{', '.join(s.name for s in options.squares) or 'none'})")
+                            f"{', '.join(s.name for s in options.squares) or 'none'})",
+                            "wrong-square")
     counter = state.glade[tile]
     state = state.with_glade(tile, None).add_to_store(name, counter)
     events: list = [Move(counter, CounterRef("glade", tile=tile),
@@ -106,8 +108,8 @@ def claim_toadstool(state: GameState, name: str, tile: Tile, square: Square | No
     board = state.player(options.board)
     ruling = consequences(board.forest, {square: tile})
     state = state.with_player(replace(board, forest=board.forest.with_tiles({square: tile})))
-    state, paid = reward_sets(state, options.board, ruling,
-                              fours=[] if options.completes else None, flips=flips)
+    state, paid = pay_sets(state, options.board, ruling,
+                           fours=[] if options.completes else None, flips=flips)
     state, matched = reward_matches(state, name, options.board, {square: tile})
     notes = ("completes the set of 4" if options.completes else "placed on own board",)
     return state, Outcome("claim", name, options.board, ruling, (*events, *paid, *matched),

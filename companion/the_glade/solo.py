@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
 
+from companion.the_glade.forest import Forest
 from companion.the_glade.names import BoardGeometry, Counter, Tile
 from companion.the_glade.table import (
     COUNTERS_PER_COLOUR,
@@ -65,12 +66,15 @@ def solo_setup(name: str, colour: str, neutral: str, drawn: Sequence[Tile], *,
                ) -> GameState:
     """The table after solo setup: 12 neutral singles on the spaces of 12 different tiles."""
     if neutral == colour:
-        raise IllegalAction("the neutral colour must differ from the player's colour")
+        raise IllegalAction("the neutral colour must differ from the player's colour", "setup")
     if len(drawn) != COUNTERS_PER_COLOUR or len(set(drawn)) != COUNTERS_PER_COLOUR:
-        raise IllegalAction("solo setup needs 12 different tiles (redraw identical ones)")
+        raise IllegalAction("solo setup needs 12 different tiles (redraw identical ones)",
+                            "setup")
     glade = {t: Counter(neutral, "single") for t in drawn}
-    player = Player(name, colour, rack=tuple(rack) if rack is not None else None,
+    geo = geometry or BoardGeometry()
+    player = Player(name, colour, forest=Forest(geo),
+                    rack=tuple(rack) if rack is not None else None,
                     rack_size=len(rack) if rack is not None else RACK_SIZE, turns=0)
-    return GameState((player,), variant="solo", geometry=geometry or BoardGeometry(),
+    return GameState((player,), variant="solo", geometry=geo,
                      glade=glade, start_player=name, current=name,
                      bag=TILES_IN_GAME - RACK_SIZE - 1, neutral=neutral)

@@ -3,14 +3,21 @@
 Counters live in exactly one place: a player's side of the glade board (``supply``, a count:
 those counters are all alike), a glade-board space (``glade``), a player's ``store``, an
 enclosure of a forest, or the box (only the solo game's neutral counters return there).
+
+:class:`GameState` fills the shared game interface (:mod:`companion.games.interface`): who
+moves, the legal actions, rulings with codes, ``apply``. The rules themselves live in
+:mod:`companion.the_glade.turn` (the turn: phases, refills, the end) and the action modules
+it calls; the action values and the list of codes are in :mod:`companion.the_glade.rules`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
-from companion.errors import CompanionError
+from companion.games.interface import CHANCE, TERMINAL
+from companion.games.interface import IllegalAction as IllegalAction
 from companion.the_glade.forest import Forest
 from companion.the_glade.frozen import FrozenMap
 from companion.the_glade.names import (
@@ -23,14 +30,15 @@ from companion.the_glade.names import (
     Token,
 )
 
+if TYPE_CHECKING:
+    from companion.games.interface import Ruling
+    from companion.games.score import ScoreSheet
+    from companion.the_glade.actions import Outcome
+
 VARIANTS = ("basic", "matching", "solo")
 RACK_SIZE = 8
 COUNTERS_PER_COLOUR = 12
 TILES_IN_GAME = 128
-
-
-class IllegalAction(CompanionError, ValueError):
-    """The tracker refuses an action: the message says which rule it breaks."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,12 @@ class GameState:
     ``phase``: ``action`` (the turn's first action is due), ``extra`` (an extra action's
     counter is in an enclosure, another action is due) or ``done`` (actions over; extra
     actions may start, or the turn ends).
+
+    ``bag_tiles`` are the bag's tiles when they are known (a game the engine dealt, see
+    :func:`companion.the_glade.rules.deal_table`); then ``bag`` is their number, and ending a
+    turn draws them one by one as chance outcomes: ``to_draw`` tiles are still to come, and
+    :meth:`current_player` is :data:`~companion.games.interface.CHANCE` meanwhile. At the
+    table the bag is unknown (``bag_tiles`` None) and a turn ends in one step.
     """
 
     players: tuple[Player, ...]
@@ -95,11 +109,87 @@ class GameState:
     finished: bool = False
     neutral: str | None = None
     boxed: int = 0
+    bag_tiles: tuple[Tile, ...] | None = None
+    to_draw: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "glade", FrozenMap(self.glade))
         if self.icons is not None:
             object.__setattr__(self, "icons", FrozenMap(self.icons))
+        if self.bag_tiles is not None:  # a bag is a pile: one order, so equal bags compare equal
+            object.__setattr__(self, "bag_tiles", tuple(sorted(self.bag_tiles)))
+
+    def __str__(self) -> str:
+        if self.finished:
+            return f"the-glade {self.variant}: over after round {self.round}"
+        who = "the bag" if self.to_draw else self.turn_player
+        return (f"the-glade {self.variant}: round {self.round}, {who} ({self.phase}), "
+                f"bag {'?' if self.bag is None else self.bag}"
+                + (", last round" if self.end_due else ""))
+
+    # --- the end of the game (the one rule) ------------------------------------------------
+
+    @property
+    def end_due(self) -> bool:
+        """The end is triggered: a player's side of the glade is empty, or it was triggered
+        before (a bag that could not refill a rack). Play goes on to the end of the round."""
+        return self.end_triggered or any(p.supply == 0 for p in self.players)
+
+    @property
+    def last_turn(self) -> bool:
+        """This turn is the game's last: the end is triggered and the player to the right of
+        the start player is playing (so everyone has had the same number of turns)."""
+        return self.end_due and self.turn_player == self.last_in_round
+
+    # --- the game interface (rules in companion.the_glade.turn) -----------------------------
+
+    @property
+    def turn_player(self) -> str:
+        """The name of the player whose turn it is."""
+        return self.current or self.starter
+
+    def current_player(self) -> int:
+        """The seat whose turn it is; CHANCE while tiles are drawn from a known bag; TERMINAL."""
+        if self.finished:
+            return TERMINAL
+        if self.to_draw:
+            return CHANCE
+        return [p.name for p in self.players].index(self.turn_player)
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal action now (see :func:`companion.the_glade.turn.legal_actions`)."""
+        from companion.the_glade.turn import legal_actions
+
+        return legal_actions(self)
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance node, each tile the bag may give, with its probability."""
+        from companion.the_glade.turn import chance_outcomes
+
+        return chance_outcomes(self)
+
+    def rule(self, action: Any) -> Ruling:
+        from companion.the_glade.turn import rule
+
+        return rule(self, action)
+
+    def resolve(self, action: Any) -> tuple[GameState, Outcome | None]:
+        """The state after ``action`` and what it did (None for ending a turn or a draw);
+        :class:`IllegalAction` with a code if it is not legal now."""
+        from companion.the_glade.turn import resolve
+
+        return resolve(self, action)
+
+    def apply(self, action: Any) -> GameState:
+        return self.resolve(action)[0]
+
+    def is_terminal(self) -> bool:
+        return self.finished
+
+    def score_sheet(self) -> ScoreSheet:
+        from companion.the_glade.scoring import score_game
+
+        return score_game(self).sheet(final=self.finished)
 
     # --- looking up ----------------------------------------------------------------------
 
@@ -108,7 +198,7 @@ class GameState:
             if p.name == name:
                 return p
         known = ", ".join(p.name for p in self.players)
-        raise IllegalAction(f"no player called {name!r} (players: {known})")
+        raise IllegalAction(f"no player called {name!r} (players: {known})", "unknown-player")
 
     def owner_of(self, colour: str) -> Player | None:
         """The player of that colour, or None (a neutral colour: its counters go to the box)."""
@@ -195,7 +285,7 @@ class CounterRef:
             if name:
                 return cls("forest", player=name, square=Square.parse(sq))
         raise IllegalAction(f"counter place {text!r} must be glade:TILE, store:PLAYER or "
-                            "forest:PLAYER:SQUARE")
+                            "forest:PLAYER:SQUARE", "flip")
 
     def __str__(self) -> str:
         if self.place == "glade":
@@ -210,17 +300,18 @@ def flip_counter(state: GameState, ref: CounterRef, colour: str) -> GameState:
     single, double = Counter(colour, "single"), Counter(colour, "double")
     if ref.place == "glade":
         if ref.tile is None or state.glade.get(ref.tile) != single:
-            raise IllegalAction(f"there is no {single} on the glade space {ref.tile}")
+            raise IllegalAction(f"there is no {single} on the glade space {ref.tile}", "flip")
         return state.with_glade(ref.tile, double)
     p = state.player(ref.player or "")
     if ref.place == "store":
         store = list(p.store)
         if single not in store:
-            raise IllegalAction(f"{p.name}'s store holds no {single}")
+            raise IllegalAction(f"{p.name}'s store holds no {single}", "flip")
         store[store.index(single)] = double
         return state.with_player(replace(p, store=tuple(store)))
     if ref.square is None or p.forest.counters.get(ref.square) != single:
-        raise IllegalAction(f"there is no {single} in {p.name}'s enclosure {ref.square}")
+        raise IllegalAction(f"there is no {single} in {p.name}'s enclosure {ref.square}",
+                            "flip")
     return state.with_player(replace(p, forest=p.forest.with_counter(ref.square, double)))
 
 

@@ -29,8 +29,9 @@ def test_2b_claimant_completes_the_set_of_4_on_the_owners_board_and_chooses_the_
     board, squares, completes = game.claim_squares(MOUSE)
     assert (board, completes) == ("Toni", True)
     assert squares == [S("E2"), S("E6")]
-    with pytest.raises(IllegalAction, match="choose the square"):
+    with pytest.raises(IllegalAction, match="choose the square") as info:
         game.claim(MOUSE)
+    assert info.value.code == "choose-square"
     out = game.claim(MOUSE, "E6")
     emma, toni = game.state.player("Emma"), game.state.player("Toni")
     assert emma.store == (Counter("yellow", "double"),)
@@ -41,8 +42,9 @@ def test_2b_claimant_completes_the_set_of_4_on_the_owners_board_and_chooses_the_
 
 def test_2b_a_square_that_does_not_complete_is_refused() -> None:
     game = emma_to_claim()
-    with pytest.raises(IllegalAction, match="must complete the set of 4"):
+    with pytest.raises(IllegalAction, match="must complete the set of 4") as info:
         game.claim(MOUSE, "A1")
+    assert info.value.code == "wrong-square"
 
 
 def test_2b_falls_back_to_own_board_when_completion_is_illegal() -> None:
@@ -106,13 +108,15 @@ def test_2a_falls_back_to_any_legal_square_of_own_board() -> None:
 
 def test_claim_needs_a_counter_on_the_glade_and_the_tile_on_the_rack() -> None:
     game = emma_to_claim()
-    with pytest.raises(IllegalAction, match="no toadstool counter"):
+    with pytest.raises(IllegalAction, match="no toadstool counter") as info:
         game.claim("toad/acorn/beech", "A1")
+    assert info.value.code == "no-counter"
     state = game.state.with_player(replace(game.state.player("Emma"), rack=(T("Hab"),),
                                            rack_size=1))
     game.state = state
-    with pytest.raises(IllegalAction, match="rack holds no"):
+    with pytest.raises(IllegalAction, match="rack holds no") as info:
         game.claim(MOUSE, "E6")
+    assert info.value.code == "rack"
 
 
 def test_claim_options_for_a_neutral_counter_are_own_board() -> None:

@@ -26,8 +26,9 @@ def test_setup_puts_twelve_neutral_singles_on_the_drawn_tiles_spaces() -> None:
     assert len(state.glade) == 12
     assert set(state.glade.values()) == {Counter("grey", "single")}
     assert state.bag == 128 - 8 - 1
-    with pytest.raises(IllegalAction, match="12 different"):
+    with pytest.raises(IllegalAction, match="12 different") as info:
         solo_setup("Sol", "yellow", "grey", [DRAWN[0]] * 12)
+    assert info.value.code == "setup"
 
 
 def test_a_set_of_3_on_a_neutral_counter_sends_it_to_the_box() -> None:

@@ -40,15 +40,27 @@ def test_turns_go_clockwise_from_the_start_player() -> None:
 
 def test_actions_out_of_turn_or_order_are_refused_with_the_reason() -> None:
     game = three()
-    with pytest.raises(IllegalAction, match="it is Ann's turn, not Bob's"):
+    with pytest.raises(IllegalAction, match="it is Ann's turn, not Bob's") as info:
         game.place(LONE, player="Bob")
-    with pytest.raises(IllegalAction, match="must take an action"):
+    assert info.value.code == "not-your-turn"
+    with pytest.raises(IllegalAction, match="must take an action") as info:
         game.end_turn()
+    assert info.value.code == "action-first"
     game.place(LONE)
-    with pytest.raises(IllegalAction, match="action is done"):
+    with pytest.raises(IllegalAction, match="action is done") as info:
         game.place({"D5": "toad/blackberry/beech"})
-    with pytest.raises(IllegalAction, match="centre square"):
+    assert info.value.code == "action-done"
+    with pytest.raises(IllegalAction, match="centre square") as info:
         Game.new([("A", "red")]).place({"A1": "toad/acorn/beech"})
+    assert info.value.code == "centre"
+
+
+def test_a_refused_action_leaves_the_game_as_it_was() -> None:
+    game = three()
+    before, log = game.state, list(game.log_actions)
+    with pytest.raises(IllegalAction):
+        game.place({"A1": "toad/acorn/beech"})
+    assert game.state == before and game.log_actions == log
 
 
 def test_end_triggered_by_the_middle_player_ends_after_the_last_player() -> None:
@@ -59,8 +71,9 @@ def test_end_triggered_by_the_middle_player_ends_after_the_last_player() -> None
     assert game.current == "Cy"
     turn(game)                     # Cy, to the right of the start player
     assert game.finished
-    with pytest.raises(IllegalAction, match="over"):
+    with pytest.raises(IllegalAction, match="over") as info:
         game.place(LONE)
+    assert info.value.code == "game-over"
 
 
 def test_if_the_player_to_the_right_of_the_start_player_triggers_it_ends_at_once() -> None:
@@ -107,11 +120,13 @@ def test_known_rack_refills_with_the_drawn_tiles() -> None:
     rack = ["hedgehog/acorn/maple", "hedgehog/blackberry/beech", "hedgehog/mushroom/oak",
             "Tab", "Tbb", "Thb", "Tmb", "Mab"]
     game = Game.new([("Toni", "yellow"), ("Emma", "blue")], racks={"Toni": rack})
-    with pytest.raises(IllegalAction, match="rack holds no"):
+    with pytest.raises(IllegalAction, match="rack holds no") as info:
         game.place({"D4": "squirrel/acorn/oak"})
+    assert info.value.code == "rack"
     game.place(SET3)
-    with pytest.raises(IllegalAction, match="must draw 3 tiles"):
+    with pytest.raises(IllegalAction, match="must draw 3 tiles") as info:
         game.end_turn(["Sab"])
+    assert info.value.code == "draw-count"
     game.end_turn(["Sab", "Sbb", "Shb"])
     toni = game.state.player("Toni")
     assert toni.rack is not None and len(toni.rack) == 8 and T("Sab") in toni.rack
