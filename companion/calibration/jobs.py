@@ -213,11 +213,23 @@ def _table_photo(config: Any, photo: Path | None, camera: Any,
     return image, averaged, camera
 
 
+def _board_squares(config: Any, game: str | None) -> int | None:
+    """Squares across the longer side of the game's board, from its settings."""
+    from companion.games.registry import find_game
+
+    info = find_game(game or config["games.default"])
+    return info.board_squares(config["games"].get(info.name, {}))
+
+
 def calibrate_table(config_file: str | None, *, photo: Path | None = None, overlay: Path,
-                    camera: Any = None, lock_exposure: bool = True) -> Report:
+                    camera: Any = None, lock_exposure: bool = True,
+                    game: str | None = None) -> Report:
     """Judge the set-up from one photo (or a still burst from the camera): board found, its
     size, sharpness and exposure; write an overlay PNG; on a Pi camera, lock exposure and
-    white balance at their settled values."""
+    white balance at their settled values.
+
+    The size check uses the grid of ``game``'s board (default: the configured default game);
+    a game without a grid of squares is judged on the rest."""
     import cv2
 
     from companion.calibration.capture import picamera2_of, save_exposure, settle_and_lock
@@ -230,8 +242,7 @@ def calibrate_table(config_file: str | None, *, photo: Path | None = None, overl
     own = camera is None and photo is None
     image, averaged, camera = _table_photo(config, photo, camera)
     try:
-        board = config["games.the-glade.board"]
-        result = assess(image, squares=max(int(board["rows"]), int(board["cols"])))
+        result = assess(image, squares=_board_squares(config, game))
         locked = None
         picam2 = picamera2_of(camera) if camera is not None and lock_exposure else None
         if picam2 is not None and result.ok:

@@ -128,8 +128,10 @@ def find_by_outline(gray: np.ndarray, min_fill: float = 0.03) -> np.ndarray | No
     return order_corners(best) if best is not None else None
 
 
-def assess(image: np.ndarray, squares: int = 7) -> Assessment:
-    """Find the board (``squares`` across its longer side) and judge the set-up."""
+def assess(image: np.ndarray, squares: int | None = 7) -> Assessment:
+    """Find the board (``squares`` across its longer side) and judge the set-up.
+
+    ``squares`` None: the game has no grid of squares, so the size check is left out."""
     gray = _gray(image)
     h, w = gray.shape
     corners, method = find_by_markers(gray), "markers"
@@ -146,7 +148,7 @@ def assess(image: np.ndarray, squares: int = 7) -> Assessment:
     inside = gray[mask > 0]
     area = float(cv2.contourArea(quad))
     sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
-    px_per_square = min(sides) / max(1, squares)
+    px_per_square = min(sides) / max(1, squares or 1)
     lap = cv2.Laplacian(gray, cv2.CV_64F)
     eroded = cv2.erode(mask, np.ones((5, 5), np.uint8))
     sharpness = float(lap[eroded > 0].var()) if np.any(eroded) else 0.0
@@ -157,7 +159,7 @@ def assess(image: np.ndarray, squares: int = 7) -> Assessment:
     in_frame = bool(np.all(quad[:, 0] >= margin) and np.all(quad[:, 0] <= w - 1 - margin)
                     and np.all(quad[:, 1] >= margin) and np.all(quad[:, 1] <= h - 1 - margin))
     checks = {
-        "size": px_per_square >= MIN_PX_PER_SQUARE,
+        "size": squares is None or px_per_square >= MIN_PX_PER_SQUARE,
         "in_frame": in_frame,
         "sharpness": sharpness >= MIN_SHARPNESS,
         "exposure": BRIGHTNESS[0] <= brightness <= BRIGHTNESS[1] and blown <= MAX_BLOWN

@@ -72,7 +72,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                                   frames=args.frames)
     else:
         report = calibrate_table(args.config, photo=Path(args.photo) if args.photo else None,
-                                 overlay=Path(args.overlay))
+                                 overlay=Path(args.overlay), game=args.game)
     emit(report.data, report.text, args.json)
     return 0
 

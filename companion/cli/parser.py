@@ -94,6 +94,8 @@ def _calibrate(calibrate: argparse.ArgumentParser, common: argparse.ArgumentPars
         "table", parents=[common], help="where the board is seen, sharpness and exposure",
         description="Check the table set-up: where the board is seen, sharpness and exposure.")
     table.add_argument("--photo", metavar="FILE", help="use this photo instead of capturing")
+    table.add_argument("--game", metavar="GAME",
+                       help="the game whose board is laid out (default: games.default)")
     table.add_argument("--overlay", metavar="OUT.png", default="table-setup.png",
                        help="where to draw what the camera sees (default: %(default)s)")
 

@@ -56,6 +56,9 @@ class GameInfo:
     demo: str = ""
     #: how many players the table service can follow, when fewer than the game allows
     table_players: tuple[int, int] | None = None
+    #: ``function(game_settings) -> int``: squares across the longer side of the board the
+    #: camera frames, for ``calibrate table``'s size check (empty: the game has no such grid)
+    table_squares: str = ""
 
     @property
     def jobs(self) -> tuple[str, ...]:
@@ -91,6 +94,10 @@ class GameInfo:
         if not self.demo:
             raise UnsupportedJobError(f"{self.title} has no demo yet")
         return _resolve(self.demo)
+
+    def board_squares(self, settings: Mapping[str, Any]) -> int | None:
+        """Squares across the longer side of the board the camera frames (None: no grid)."""
+        return int(_resolve(self.table_squares)(settings)) if self.table_squares else None
 
     def play_page(self) -> Any:
         """The function that builds the service's page for a game in progress."""

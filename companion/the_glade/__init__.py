@@ -16,6 +16,7 @@ GAME = GameInfo(
     flow="companion.the_glade.screens:play_page",
     settings="companion.the_glade.settings:SETTINGS",
     demo="companion.the_glade.demo:DEMO",
+    table_squares="companion.the_glade.settings:board_squares",
     # the solo game's set-up (12 neutral counters) is not entered at the table yet
     table_players=(2, 4),
 )

@@ -6,6 +6,7 @@ against :data:`SETTINGS` (found through the game's registry record).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.config import PATH, Field, choice
@@ -19,6 +20,12 @@ def _board(value: Any) -> bool:
     except Exception:
         return False
     return True
+
+
+def board_squares(settings: Mapping[str, Any]) -> int:
+    """Squares across the longer side of the forest board the camera frames."""
+    board = settings["board"]
+    return max(int(board["rows"]), int(board["cols"]))
 
 
 SETTINGS: dict[str, Any] = {

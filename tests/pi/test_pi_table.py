@@ -182,3 +182,20 @@ def test_calibrate_table_from_camera_averages_and_locks(tmp_path: Path) -> None:
     assert "exposure locked" in report.text
     stored = json.loads((tmp_path / "data" / "calibration" / "exposure.json").read_text())
     assert stored == locked
+
+
+def test_size_check_uses_the_games_own_board(tmp_path: Path) -> None:
+    """calibrate table judges the size from the chosen game's board: a 7x7 forest board
+    seen small fails it; a 26x26 board (many small squares) fails a board the 7x7 passes;
+    a game without a grid of squares leaves the check out."""
+    image, _ = photo(True)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), image)
+    config = tmp_path / "c.yaml"
+    config.write_text(Path(_config(tmp_path)).read_text()
+                      + "games: {the-glade: {board: {rows: 26, cols: 26, centre: M13}}}\n")
+    crowded = calibrate_table(str(config), photo=path, overlay=tmp_path / "o.png")
+    assert not crowded.data["checks"]["size"]
+    gridless = calibrate_table(str(config), photo=path, overlay=tmp_path / "o.png",
+                               game="glass-garden")
+    assert gridless.data["checks"]["size"] and gridless.data["ok"]
