@@ -47,9 +47,12 @@ SOLO_COLOURS = ("purple", "white")
 
 
 def sample_pack(style: int = 1, boards=((7, 7, "D4"), (8, 8, "D4")), tile_px: int = 96,
-                cell: int = 100, counter_colours=PLAYER_COLOURS + SOLO_COLOURS) -> Pack:
-    """A pack of SAMPLE art in one ``style``: all 128 tile faces, counters and boards."""
-    art = SampleArt(style, tile_px=tile_px, counter_px=64)
+                cell: int = 100, counter_colours=PLAYER_COLOURS + SOLO_COLOURS,
+                art: SampleArt | None = None) -> Pack:
+    """A pack of SAMPLE art in one ``style``: all 128 tile faces, counters and boards; or
+    drawn by ``art`` (an art family of :mod:`families`) when given."""
+    art = SampleArt(style, tile_px=tile_px, counter_px=64) if art is None else art
+    style = art.style
     faces = []
     for rows, cols, centre in boards:
         geometry = BoardGeometry.from_dict({"rows": rows, "cols": cols, "centre": centre})

@@ -1,0 +1,276 @@
+"""Procedurally varied art families for The Glade: a different renderer per ``family`` seed.
+
+The fixed SAMPLE styles of :mod:`art` share one drawing method (filled blobs with an
+outline, fruit in the lower right, a leaf in the lower left, a flat paper), so a recogniser
+tuned on some of them can still fit that method rather than learn a copy. An art family
+varies what a real copy varies and a recogniser must not assume:
+
+- **icon shapes**: filled blobs, stars, regular polygons, rings, outline-only drawings,
+  clusters of dots, each family mixing its own kinds;
+- **sizes**: the creature 0.20-0.32 of the tile, the fruit as small as 0.06 (a few pixels in
+  the photo) up to 0.15, and the leaf;
+- **line weights**: none to heavy outlines;
+- **palettes**: the four leaf colours drawn afresh (two greens and two browns, each pair
+  kept apart by a minimum colour distance, as a printed game keeps them apart), icon
+  colours of their own or the leaf's, paper tints per season;
+- **placement**: the fruit, leaf and season mark in any corner or edge, the creature off
+  centre;
+- **background texture**: plain, grain, stripes, dots or a soft gradient.
+
+Families are seeded apart from the SAMPLE styles (their random streams are keyed by
+``"family"``), so tuning on some families says nothing about another. Everything here is
+SAMPLE art, not the publisher's.
+
+>>> art = FamilyArt(7)
+>>> art.tile("hedgehog/acorn/oak", "spring").shape
+(96, 96, 3)
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.the_glade.names import CREATURES, FRUITS, LEAVES, SEASONS, Tile
+from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _shade
+
+#: Families the recogniser may be tuned on; every other family is held out. The benchmark
+#: records held-out families from HELD_OUT_FROM on and never tunes on them.
+TUNING_FAMILIES = tuple(range(1, 9))
+HELD_OUT_FROM = 1000
+
+KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
+TEXTURES = ("plain", "grain", "stripes", "dots", "gradient")
+#: Where the small icons may sit: (x, y) centres as shares of the tile side.
+SPOTS = ((0.22, 0.78), (0.78, 0.78), (0.78, 0.22), (0.22, 0.22), (0.5, 0.82), (0.82, 0.5),
+         (0.18, 0.5))
+
+
+def _rng(*key: object) -> np.random.Generator:
+    return np.random.default_rng(zlib.crc32(repr(("family", *key)).encode()))
+
+
+def _hsv(h: float, s: float, v: float) -> tuple[int, int, int]:
+    """A BGR colour from hue (degrees), saturation and value (0..1)."""
+    px = np.uint8([[[int(h / 2) % 180, int(s * 255), int(v * 255)]]])
+    b, g, r = cv2.cvtColor(px, cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
+def _apart(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return float(np.linalg.norm(np.subtract(a, b, dtype=float)))
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """One icon of a family: its kind and the parameters that make it its own."""
+
+    kind: str
+    points: np.ndarray                 # outline (n x 2) around the origin, radius about 1
+    extra: tuple[tuple[float, float, float], ...]  # (dx, dy, size) of added parts or dots
+    angle: float
+
+    def draw(self, img: np.ndarray, cx: float, cy: float, size: float, colour, outline,
+             width: int, bg) -> None:
+        s16 = 16
+        if self.kind == "dots":
+            for dx, dy, r in self.extra:
+                cv2.circle(img, (int((cx + dx * size) * s16), int((cy + dy * size) * s16)),
+                           max(1, int(r * size * s16)), colour, -1, cv2.LINE_AA, 4)
+                if width:
+                    cv2.circle(img, (int((cx + dx * size) * s16), int((cy + dy * size) * s16)),
+                               max(1, int(r * size * s16)), outline, width, cv2.LINE_AA, 4)
+            return
+        pts = _poly(self.points, cx, cy, size, self.angle)
+        if self.kind == "outline":
+            cv2.polylines(img, [pts], True, colour, max(width, 2 * _SS), cv2.LINE_AA, 4)
+        elif self.kind == "ring":
+            cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+            inner = _poly(self.points, cx, cy, size * 0.55, self.angle)
+            cv2.fillPoly(img, [inner], bg, cv2.LINE_AA, 4)
+            if width:
+                cv2.polylines(img, [pts, inner], True, outline, width, cv2.LINE_AA, 4)
+        else:
+            cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+            if width:
+                cv2.polylines(img, [pts], True, outline, width, cv2.LINE_AA, 4)
+        for dx, dy, r in self.extra:  # parts: small filled blobs round the body
+            part = _poly(self.points, cx + dx * size, cy + dy * size, r * size, self.angle + 1)
+            cv2.fillPoly(img, [part], outline if self.kind == "outline" else colour,
+                         cv2.LINE_AA, 4)
+            if width and self.kind != "outline":
+                cv2.polylines(img, [part], True, outline, width, cv2.LINE_AA, 4)
+
+
+def _make_shape(rng: np.random.Generator, kinds: tuple[str, ...], parts: int) -> _Shape:
+    kind = kinds[int(rng.integers(len(kinds)))]
+    n = 72
+    theta = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    if kind == "star":
+        k = int(rng.integers(4, 9))
+        depth = rng.uniform(0.3, 0.65)
+        r = 1 - depth * (0.5 + 0.5 * np.cos(k * theta))
+        pts = np.stack([r * np.cos(theta), r * np.sin(theta)], axis=1)
+    elif kind == "polygon":
+        k = int(rng.integers(3, 8))
+        corners = np.linspace(0, 2 * math.pi, k, endpoint=False) + rng.uniform(0, 1)
+        pts = np.stack([np.cos(corners), np.sin(corners)], axis=1)
+        if rng.random() < 0.5:  # stretched
+            pts = pts * (1.0, rng.uniform(0.55, 0.9))
+    else:
+        pts = _blob(rng, n, int(rng.integers(2, 7)), float(rng.uniform(0.15, 0.5)))
+    extra: list[tuple[float, float, float]] = []
+    if kind == "dots":
+        for _ in range(int(rng.integers(2, 6))):
+            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0, 0.7)
+            extra.append((math.cos(a) * d, math.sin(a) * d, float(rng.uniform(0.2, 0.4))))
+    else:
+        for _ in range(parts):
+            a, d = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, 0.85)
+            extra.append((math.cos(a) * d, math.sin(a) * d, float(rng.uniform(0.2, 0.4))))
+    return _Shape(kind, pts, tuple(extra), float(rng.uniform(0, 2 * math.pi)))
+
+
+def _mask(shape: _Shape, n: int = 48) -> np.ndarray:
+    img = np.zeros((n * _SS, n * _SS, 3), np.uint8)
+    shape.draw(img, n * _SS / 2, n * _SS / 2, n * _SS * 0.4, (255, 255, 255), (255, 255, 255),
+               0, (0, 0, 0))
+    return img[..., 0] > 127
+
+
+def _distinct_shapes(rngs: list[np.random.Generator], kinds: tuple[str, ...],
+                     names: tuple[str, ...]) -> dict[str, _Shape]:
+    """One shape per name, each differing from the others in at least a quarter of their
+    area: a printed game's fruits are told apart by eye, however small."""
+    out: dict[str, _Shape] = {}
+    masks: list[np.ndarray] = []
+    for name, rng in zip(names, rngs, strict=True):
+        for _ in range(50):
+            shape = _make_shape(rng, kinds, int(rng.integers(0, 2)))
+            mask = _mask(shape)
+            if all((mask ^ m).sum() >= 0.25 * (mask | m).sum() for m in masks):
+                break
+        out[name] = shape
+        masks.append(mask)
+    return out
+
+
+class FamilyArt(SampleArt):
+    """The look of art family ``family``: tile faces, counters and boards as BGR images,
+    drawn by a renderer whose every choice (see the module's list) comes from the seed."""
+
+    def __init__(self, family: int, tile_px: int = 96, counter_px: int = 64) -> None:
+        # the board and counters come from SampleArt, in a style no SAMPLE style uses
+        super().__init__(style=100_000 + family, tile_px=tile_px, counter_px=counter_px)
+        self.family = family
+        rng = _rng("look", family)
+        self.kinds = tuple(rng.choice(KINDS, size=int(rng.integers(1, 4)), replace=False))
+        self.texture = TEXTURES[int(rng.integers(len(TEXTURES)))]
+        self.texture_amount = float(rng.uniform(3, 12))
+        self.line = float(rng.choice([0.0, 0.03, 0.06, 0.1]))  # outline width / icon size
+        self.leaf_colours = self._leaf_palette(rng)
+        pale = rng.uniform(0, 360)
+        self.backgrounds = {
+            "spring": _hsv(pale, rng.uniform(0.05, 0.22), rng.uniform(0.86, 0.97)),
+            "summer": _hsv(pale + rng.uniform(30, 90), rng.uniform(0.05, 0.22),
+                           rng.uniform(0.86, 0.97)),
+        }
+        # icons in the leaf's colour (as SAMPLE art) or in their own ink
+        self.ink = None if rng.random() < 0.5 else _hsv(rng.uniform(0, 360),
+                                                         rng.uniform(0.3, 0.9),
+                                                         rng.uniform(0.15, 0.5))
+        self.fruit_ink = self.ink if rng.random() < 0.6 else _hsv(
+            rng.uniform(0, 360), rng.uniform(0.4, 0.9), rng.uniform(0.2, 0.6))
+        self.creatures = {c: _make_shape(_rng("creature", family, c), self.kinds, 2)
+                          for c in CREATURES}
+        self.fruit_shapes = _distinct_shapes([_rng("fruit", family, f) for f in FRUITS],
+                                             self.kinds, FRUITS)
+        self.leaf_shapes = {v: _make_shape(_rng("leaf", family, v), self.kinds, 0)
+                            for v in LEAVES}
+        spots = [SPOTS[int(i)] for i in rng.permutation(len(SPOTS))[:3]]
+        self.layout = {
+            "creature": (0.5 + rng.uniform(-0.08, 0.08), 0.45 + rng.uniform(-0.08, 0.06),
+                         float(rng.uniform(0.20, 0.30))),
+            "fruit": (*spots[0], float(rng.uniform(0.06, 0.15))),
+            "leaf": (*spots[1], float(rng.uniform(0.08, 0.14))),
+            "season": (*spots[2], float(rng.uniform(0.05, 0.09))),
+        }
+        self.edge = _hsv(rng.uniform(20, 50), rng.uniform(0.2, 0.6), rng.uniform(0.5, 0.85))
+
+    @staticmethod
+    def _leaf_palette(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
+        """Two greens and two browns, each pair at least 60 apart (BGR distance)."""
+        while True:
+            g = rng.uniform(85, 150)
+            light_g = _hsv(g, rng.uniform(0.35, 0.7), rng.uniform(0.6, 0.85))
+            dark_g = _hsv(g + rng.uniform(-25, 25), rng.uniform(0.5, 0.9), rng.uniform(0.3, 0.5))
+            b = rng.uniform(18, 40)
+            light_b = _hsv(b, rng.uniform(0.4, 0.75), rng.uniform(0.6, 0.85))
+            dark_b = _hsv(b + rng.uniform(-8, 8), rng.uniform(0.5, 0.9), rng.uniform(0.25, 0.45))
+            if _apart(light_g, dark_g) >= 60 and _apart(light_b, dark_b) >= 60:
+                return {"beech": light_g, "horse-chestnut": dark_g, "maple": light_b,
+                        "oak": dark_b}
+
+    def _paper(self, season: str, key: str) -> np.ndarray:
+        n = self.tile_px * _SS
+        rng = _rng("texture", self.family, key, season)
+        img = np.empty((n, n, 3), np.float32)
+        img[:] = self.backgrounds[season]
+        a = self.texture_amount
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+        if self.texture == "grain":
+            noise = cv2.GaussianBlur(rng.normal(0, a, (n // 6, n // 6)).astype(np.float32),
+                                     (0, 0), 1)
+            img += cv2.resize(noise, (n, n))[..., None]
+        elif self.texture == "stripes":
+            img += (a * np.sin(2 * math.pi * (xx + yy) * 9))[..., None]
+        elif self.texture == "dots":
+            for _ in range(40):
+                p = (int(rng.uniform(0, n) * 16), int(rng.uniform(0, n) * 16))
+                cv2.circle(img, p, int(n * 0.012 * 16),
+                           tuple(float(v) - 2 * a for v in self.backgrounds[season]), -1,
+                           cv2.LINE_AA, 4)
+        elif self.texture == "gradient":
+            img += (a * 2 * (yy - 0.5))[..., None]
+        return img
+
+    def tile(self, name: str | Tile, season: str) -> np.ndarray:
+        """The upright face of one tile (tile_px square, BGR)."""
+        tile = name if isinstance(name, Tile) else Tile.parse(name)
+        n = self.tile_px * _SS
+        img = np.clip(self._paper(season, str(tile)), 0, 255).astype(np.uint8)
+        bg = self.backgrounds[season]
+        leaf = self.leaf_colours[tile.leaf]
+        ink = self.ink or leaf
+        for kind, shape, colour in (("creature", self.creatures[tile.creature], ink),
+                                    ("fruit", self.fruit_shapes[tile.fruit],
+                                     self.fruit_ink or leaf),
+                                    ("leaf", self.leaf_shapes[tile.leaf], leaf)):
+            x, y, s = self.layout[kind]
+            width = int(self.line * s * n)
+            shape.draw(img, x * n, y * n, s * n, colour, _shade(colour, 0.5), width, bg)
+        self._mark(img, season, n)
+        cv2.rectangle(img, (0, 0), (n - 1, n - 1), self.edge, max(2, n // 40))
+        return cv2.resize(img, (self.tile_px, self.tile_px), interpolation=cv2.INTER_AREA)
+
+    def _mark(self, img: np.ndarray, season: str, n: int) -> None:
+        """The season mark: a small sign in the family's own place and shape."""
+        x, y, s = (v * n for v in self.layout["season"])
+        colour = (60, 150, 60) if season == SEASONS[0] else (60, 160, 230)
+        if season == SEASONS[0]:
+            cv2.circle(img, (int(x * 16), int(y * 16)), int(s * 16), colour, max(2, n // 80),
+                       cv2.LINE_AA, 4)
+        else:
+            cv2.circle(img, (int(x * 16), int(y * 16)), int(s * 16), colour, -1, cv2.LINE_AA, 4)
+
+
+def family_pack(family: int, **kwargs):
+    """A pack in art family ``family`` (the same boards, counters and sizes as
+    :func:`sim.sample_pack`)."""
+    from companion.the_glade.recognition.sim import sample_pack
+
+    return sample_pack(art=FamilyArt(family), **kwargs)
