@@ -1,4 +1,9 @@
-"""Gardlings: tile-laying with edges (components read from a catalogue)."""
+"""Gardlings: everyone builds a garden of tiles at once, counts the complete gems, loses some
+to the gnomes, and hires Gardlings; first to buy the victory tile wins.
+
+Rules follow ../shared/rulebooks/gardlings.txt; names, the tile catalogue and files follow
+the spec (../shared/spec/gardlings.md). Cheap to import: the registry reads only ``GAME``.
+"""
 
 from companion.games.registry import GameInfo
 
@@ -8,4 +13,5 @@ GAME = GameInfo(
     rulebook="gardlings.txt",
     min_players=1,
     max_players=4,
+    rules="companion.gardlings.rules:RULES",
 )
