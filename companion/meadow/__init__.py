@@ -1,4 +1,4 @@
-"""Meadow: a card game of 184 cards (read from a catalogue)."""
+"""Meadow: the card game of observation, its 184 cards read from a catalogue, Rover solo."""
 
 from companion.games.registry import GameInfo
 
@@ -8,4 +8,7 @@ GAME = GameInfo(
     rulebook="meadow.txt",
     min_players=1,
     max_players=4,
+    commands="companion.meadow.commands:COMMANDS",
+    rules="companion.meadow.rules:RULES",
+    settings="companion.meadow.settings:SETTINGS",
 )
