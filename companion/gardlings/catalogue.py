@@ -11,8 +11,10 @@ egg half, on a bird of paradise) or ``triple-COLOUR`` (a triple-gem half, on a g
 
 >>> half_colour("triple-pink"), half_colour("egg"), matches("egg", "blue")
 ('pink', None, True)
->>> matches("blue", "triple-blue"), matches("empty", "blue"), gem_value("triple-blue", "triple-blue")
-(True, False, 3)
+>>> matches("blue", "triple-blue"), matches("empty", "blue")
+(True, False)
+>>> gem_value("triple-blue", "triple-blue"), gem_value("triple-blue", "egg")
+(3, 1)
 """
 
 from __future__ import annotations
@@ -47,11 +49,12 @@ EMPTY, EGG, TRIPLE = "empty", "egg", "triple-"
 
 def half_colour(half: str) -> str | None:
     """The colour of a gem half (a triple half's too); None for an egg or an empty edge."""
-    if half == EMPTY or half == EGG:
+    if half in (EMPTY, EGG):
         return None
     return half[len(TRIPLE):] if half.startswith(TRIPLE) else half
 
 
+@cache
 def matches(a: str, b: str) -> bool:
     """Whether two halves may touch: empty to empty; an egg to any gem half (eggs included);
     a gem half to a half of the same colour (plain or triple)."""
@@ -62,6 +65,7 @@ def matches(a: str, b: str) -> bool:
     return half_colour(a) == half_colour(b)
 
 
+@cache
 def gem_value(a: str, b: str) -> int:
     """What two touching halves are worth: 0 (no gem: empty or mismatched), 3 (two triple
     halves: a strong triple gem) or 1."""
@@ -111,6 +115,10 @@ class Tile:
     edges: tuple[str, ...] = ()
     lines: tuple[tuple[int, int], ...] = ()
     effect: MissionEffect | None = None
+
+    def __hash__(self) -> int:
+        # ids are unique in a catalogue: hashing the id keeps the geometry caches cheap
+        return hash(self.id)
 
     def count(self, creature: str) -> int:
         return self.creatures.count(creature)

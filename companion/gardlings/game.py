@@ -11,7 +11,9 @@ goes clockwise from the start player: buy one stack's top tile, take a lucky pig
 coin, or pass; in the expert variant 3+ lucky piglets then make one mutate. Then every tile
 goes back into its bag, the start player marker and the missions move on.
 
-Engine readings (``docs/gardlings.md``): a unicorn moves between draws, at most once per draw
+A seat that stopped may draw again while another still builds (the rulebook: "react to what
+others at the table do"); an alarm or a tile that fits nowhere is final. Engine readings
+(``docs/gardlings.md``): a unicorn moves between draws, at most once per draw
 (the rulebook's "at any time" allows more; one is all a player needs to place the next tile,
 and it keeps games finite); a tile that fits nowhere is set aside and goes back into the bag
 at the round's end; the coin supply never runs out; ``round_limit`` rounds (default 40)
@@ -31,7 +33,6 @@ from companion.games.interface import (
     NOT_NOW,
     SIMULTANEOUS,
     TERMINAL,
-    IllegalAction,
     Ruling,
     Violation,
 )
@@ -41,10 +42,16 @@ from companion.gardlings.expert import mutating_tile
 from companion.gardlings.garden import Garden, Placement
 from companion.gardlings.gnome_alarm import sets_off
 from companion.gardlings.hiring import Hiring, hiring, victory_target, winner
-from companion.gardlings.market import STEP_UP, Market, cost_of, setup_market
+from companion.gardlings.market import Market, cost_of, setup_market
 from companion.gardlings.missions import has_second_draw, pass_missions
-from companion.gardlings.placement import breaches, legal_moves, legal_placements, \
-    move_breaches
+from companion.gardlings.placement import (
+    breaches,
+    fits,
+    fits_somewhere,
+    legal_moves,
+    legal_placements,
+    move_breaches,
+)
 from companion.gardlings.solo import medal
 
 BUILD, HIRE, OVER = "build", "hire", "over"
@@ -179,6 +186,7 @@ class Mutate:
 
 
 Action = Draw | Drawn | Place | Move | Stop | Redraw | Accept | Buy | TakePiglet | Pass | Mutate
+ACTION_TYPES = (Draw, Drawn, Place, Move, Stop, Redraw, Accept, Buy, TakePiglet, Pass, Mutate)
 
 
 # --- the state -----------------------------------------------------------------------------
@@ -266,7 +274,11 @@ class State:
     def building_actions(self, i: int) -> list[Action]:
         seat = self.seats[i]
         if seat.stopped:
-            return []
+            # "you may ... draw another tile even though you had already stopped", while
+            # someone else still builds; an alarm or a tile that fits nowhere is final
+            resumable = (seat.alarm is None and seat.aside is None and seat.bag and
+                         not all(s.stopped for s in self.seats))
+            return [Draw(i)] if resumable else []
         if seat.hand is not None:
             tile = self.catalogue[seat.hand]
             acts: list[Action] = []
@@ -309,9 +321,42 @@ class State:
                       market=self.market)
 
     def rule(self, action: Any) -> Ruling:
-        if action in self.legal_actions():
+        if self.is_legal(action):
             return Ruling(action, (), self._triggers(action))
         return Ruling(action, (self._why_not(action),))
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` is one of :meth:`legal_actions` (found without listing them)."""
+        seat_no = getattr(action, "seat", None)
+        if not isinstance(action, ACTION_TYPES) or not isinstance(seat_no, int) or \
+                not 0 <= seat_no < len(self.seats) or self.phase == OVER:
+            return False
+        seat = self.seats[seat_no]
+        if self.drawing is not None:
+            return isinstance(action, Drawn) and self.drawing == seat_no and \
+                action.tile in seat.bag
+        if self.phase == HIRE:
+            return seat_no == self.to_hire[0] and action in self.hiring_actions(seat_no)
+        if isinstance(action, Draw):
+            return action in self.building_actions(seat_no)
+        if seat.stopped:
+            return False
+        if isinstance(action, Place):
+            tile = self.catalogue[seat.hand] if seat.hand else None
+            return (tile is not None and action.placement.tile == seat.hand and
+                    not sets_off(seat.garden, tile) and
+                    fits(seat.garden, tile, action.placement))
+        if isinstance(action, Stop):
+            return seat.hand is None
+        if isinstance(action, Move):
+            p = action.placement
+            if seat.hand is not None or seat.moved or p.tile not in seat.garden.index or \
+                    p == seat.garden.placement(p.tile):
+                return False
+            return not move_breaches(seat.garden, p)
+        if isinstance(action, (Redraw, Accept)):
+            return action in self.building_actions(seat_no)
+        return False
 
     def _triggers(self, action: Any) -> dict[str, Any]:
         if isinstance(action, Drawn):
@@ -338,7 +383,8 @@ class State:
         if self.phase == BUILD:
             if isinstance(action, (Buy, TakePiglet, Pass, Mutate)):
                 return no(NOT_NOW, "hiring comes after building")
-            if seat.stopped:
+            if seat.stopped and not (isinstance(action, Draw) and seat.alarm is None and
+                                     seat.aside is None):
                 return no("stopped", f"{seat.name} has stopped building")
             if isinstance(action, Place):
                 if seat.hand != action.placement.tile:
@@ -396,7 +442,7 @@ class State:
 
     def _apply(self, action: Action) -> State:
         if isinstance(action, Draw):
-            return replace(self, drawing=action.seat)
+            return replace(self._seat(action.seat, stopped=False), drawing=action.seat)
         if isinstance(action, Drawn):
             return self._drawn(action.seat, action.tile)
         if isinstance(action, Place):
@@ -438,7 +484,7 @@ class State:
         seat = state.seats[i]
         tile = self.catalogue[tile_id]
         alarm = sets_off(seat.garden, tile)
-        if alarm or not legal_placements(seat.garden, tile):
+        if alarm or not fits_somewhere(seat.garden, tile):
             if state.can_redraw(i):
                 return state
             if alarm:

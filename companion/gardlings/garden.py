@@ -67,6 +67,17 @@ def unit_edges(tile: Tile, rotation: int) -> tuple[tuple[Cell, int, int], ...]:
 
 
 @cache
+def probes(tile: Tile, rotation: int) -> tuple[tuple[int, int, int, str], ...]:
+    """For each outer unit edge of the turned tile: the neighbouring cell's offset, the side
+    of it that faces the tile, and the tile's half there (what placing checks)."""
+    out = []
+    for (dx, dy), side, edge in unit_edges(tile, rotation):
+        sx, sy = STEP[side]
+        out.append((dx + sx, dy + sy, opposite(side), tile.edges[edge]))
+    return tuple(out)
+
+
+@cache
 def units(tile: Tile, rotation: int) -> tuple[Cell, ...]:
     """The unit cells of the turned tile, relative to its top-left unit."""
     width, height, _ = turned(tile, rotation)
@@ -133,6 +144,13 @@ class Garden:
                 out[((x + dx, y + dy), side)] = (i, edge)
         return out
 
+    @cached_property
+    def half_text(self) -> dict[tuple[Cell, int], str]:
+        """Each outer unit edge of every tile: (cell, side) -> its half (``blue``, ...)."""
+        placements, catalogue = self.placements, self.catalogue
+        return {key: catalogue[placements[i].tile].edges[edge]
+                for key, (i, edge) in self.halves.items()}
+
     def half(self, cell: Cell, side: int) -> str | None:
         """The half on ``side`` of the unit at ``cell`` (None: no tile there, or inside one)."""
         found = self.halves.get((cell, side))
@@ -174,7 +192,7 @@ class Garden:
             out = []
             for p in placements:
                 tile = self.tile(p.tile)
-                w, h, _ = turned(tile, p.rotation)
+                _w, h, _ = turned(tile, p.rotation)
                 x, y = p.cell
                 # (x, y) -> (-y, x) turns clockwise with y downwards; the new top-left unit
                 # is the old bottom-left one
@@ -227,4 +245,4 @@ def pieces(cells: Iterable[Cell]) -> list[set[Cell]]:
 
 
 __all__ = ["ROTATIONS", "SIDES", "STEP", "Cell", "Garden", "Placement", "neighbours",
-           "opposite", "pieces", "turned", "unit_edges", "units"]
+           "opposite", "pieces", "probes", "turned", "unit_edges", "units"]

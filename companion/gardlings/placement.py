@@ -23,6 +23,7 @@ from companion.gardlings.garden import (
     Placement,
     opposite,
     pieces,
+    probes,
     unit_edges,
     units,
 )
@@ -112,6 +113,28 @@ def move_breaches(garden: Garden, placement: Placement) -> list[Breach]:
     return out
 
 
+def fits(garden: Garden, tile: Tile, placement: Placement) -> bool:
+    """Whether ``placement`` of ``tile`` is legal in ``garden`` (the fast path of
+    :func:`breaches`: same answer, no reasons)."""
+    x, y = placement.cell
+    owner = garden.owner
+    for dx, dy in units(tile, placement.rotation):
+        if (x + dx, y + dy) in owner:
+            return False
+    if not owner:
+        return True
+    half_text = garden.half_text
+    touching = False
+    for ox, oy, side, half in probes(tile, placement.rotation):
+        other = half_text.get(((x + ox, y + oy), side))
+        if other is None:
+            continue
+        if not matches(half, other):
+            return False
+        touching = True
+    return touching
+
+
 def frontier(garden: Garden) -> set[Cell]:
     """Empty cells beside the garden."""
     owner = garden.owner
@@ -124,22 +147,21 @@ def candidates(garden: Garden, tile: Tile) -> list[Placement]:
     if not garden.placements:
         return [Placement(tile.id, (0, 0), r) for r in ROTATIONS]
     edge = frontier(garden)
-    seen: set[tuple[Cell, int]] = set()
-    out = []
-    for rotation in ROTATIONS:
-        offsets = units(tile, rotation)
-        for fx, fy in edge:
-            for dx, dy in offsets:
-                key = ((fx - dx, fy - dy), rotation)
-                if key not in seen:
-                    seen.add(key)
-                    out.append(Placement(tile.id, key[0], rotation))
-    return sorted(out, key=lambda p: (p.cell[1], p.cell[0], p.rotation))
+    keys = {(fx - dx, fy - dy, rotation) for rotation in ROTATIONS
+            for dx, dy in units(tile, rotation) for fx, fy in edge}
+    return [Placement(tile.id, (x, y), r)
+            for x, y, r in sorted(keys, key=lambda k: (k[1], k[0], k[2]))]
 
 
 def legal_placements(garden: Garden, tile: Tile) -> list[Placement]:
     """Every cell and turn where ``tile`` may be laid (alike ones included)."""
-    return [p for p in candidates(garden, tile) if not breaches(garden, p)]
+    return [p for p in candidates(garden, tile) if fits(garden, tile, p)]
+
+
+def fits_somewhere(garden: Garden, tile: Tile) -> bool:
+    """Whether ``tile`` has a legal placement at all (a tile that fits nowhere stops
+    building)."""
+    return any(fits(garden, tile, p) for p in candidates(garden, tile))
 
 
 def legal_moves(garden: Garden, tile_id: str) -> list[Placement]:
@@ -151,7 +173,7 @@ def legal_moves(garden: Garden, tile_id: str) -> list[Placement]:
     rest = garden.without(tile_id)
     out = []
     for p in candidates(rest, tile):
-        if p == now or breaches(rest, p):
+        if p == now or not fits(rest, tile, p):
             continue
         if len(pieces(rest.with_tile(p).owner)) == 1:
             out.append(p)
@@ -173,5 +195,6 @@ def garden_breaches(garden: Garden) -> list[Breach]:
     return out
 
 
-__all__ = ["Breach", "breaches", "candidates", "frontier", "garden_breaches",
+__all__ = ["Breach", "breaches", "candidates", "fits", "fits_somewhere", "frontier",
+           "garden_breaches",
            "legal_moves", "legal_placements", "move_breaches"]
