@@ -13,5 +13,6 @@ GAME = GameInfo(
     rulebook="gardlings.txt",
     min_players=1,
     max_players=4,
+    commands="companion.gardlings.commands:COMMANDS",
     rules="companion.gardlings.rules:RULES",
 )

@@ -60,8 +60,9 @@ def _tile_id(value: Any, where: str, catalogue: Catalogue, *, optional: bool = T
     return value
 
 
-def parse_garden(raw: Any, where: str, catalogue: Catalogue) -> Garden:
-    """A garden list; refuses unknown tiles, bad cells or turns, and overlapping tiles."""
+def parse_garden(raw: Any, where: str, catalogue: Catalogue, strict: bool = True) -> Garden:
+    """A garden list; refuses unknown tiles, bad cells or turns, and (``strict``)
+    overlapping tiles (``check`` rules on an overlap in AFTER instead)."""
     if not isinstance(raw, list):
         raise StateError(f"{where}: must be a list of {{tile, cell: [x, y], rotation}}")
     garden = Garden(catalogue)
@@ -85,14 +86,15 @@ def parse_garden(raw: Any, where: str, catalogue: Catalogue) -> Garden:
         placement = Placement(tile_id, (cell[0], cell[1]), rotation)
         owner = garden.owner
         clash = [c for c in garden.cells_of(placement) if c in owner]
-        if clash:
+        if clash and strict:
             other = garden.placements[owner[clash[0]]].tile
             raise StateError(f"{at}: {tile_id} overlaps {other} at {list(clash[0])}")
         garden = garden.with_tile(placement)
     return garden
 
 
-def _player(raw: Any, i: int, catalogue: Catalogue, used: set[str]) -> Seat:
+def _player(raw: Any, i: int, catalogue: Catalogue, used: set[str], strict: bool = True
+            ) -> Seat:
     where = f"players[{i}]"
     if not isinstance(raw, dict):
         raise StateError(f"{where}: must be {{name, coins, garden, ...}}")
@@ -103,7 +105,7 @@ def _player(raw: Any, i: int, catalogue: Catalogue, used: set[str]) -> Seat:
     if not isinstance(name, str) or not name.strip():
         raise StateError(f"{where}.name: must be the player's name")
     coins = _whole(raw.get("coins", 0), f"{where}.coins", 0, 999)
-    garden = parse_garden(raw.get("garden", []), f"{where}.garden", catalogue)
+    garden = parse_garden(raw.get("garden", []), f"{where}.garden", catalogue, strict)
     alarm = _tile_id(raw.get("alarm"), f"{where}.alarm", catalogue)
     mission = _tile_id(raw.get("mission"), f"{where}.mission", catalogue)
     if mission is not None:
@@ -138,9 +140,10 @@ def _player(raw: Any, i: int, catalogue: Catalogue, used: set[str]) -> Seat:
                 _flag(raw.get("hired", False), f"{where}.hired"))
 
 
-def parse_state(data: Any, base: Path = Path(".")) -> State:
+def parse_state(data: Any, base: Path = Path("."), strict: bool = True) -> State:
     """A state from the state file's data; ``base`` is the folder the catalogue path is
-    relative to."""
+    relative to. Not ``strict``: the first player's garden may hold overlapping tiles
+    (``check``'s AFTER, where an overlap is a ruling, not a bad file)."""
     if not isinstance(data, dict):
         raise StateError("the state file must hold {game: gardlings, players: [...]}")
     game = data.get("game", "gardlings")
@@ -160,7 +163,8 @@ def parse_state(data: Any, base: Path = Path(".")) -> State:
     if not isinstance(raw_players, list) or not 1 <= len(raw_players) <= 4:
         raise StateError("players: must list 1 to 4 players")
     used: set[str] = set()
-    seats = tuple(_player(p, i, catalogue, used) for i, p in enumerate(raw_players))
+    seats = tuple(_player(p, i, catalogue, used, strict or i > 0)
+                  for i, p in enumerate(raw_players))
     names = [s.name for s in seats]
     if len(set(names)) != len(names):
         raise StateError("players: two players have the same name")
