@@ -15,7 +15,7 @@ from typing import Any
 
 from companion.errors import StateError
 from companion.games.score import ScoreSheet
-from companion.storage import atomic_write_json, read_data_file
+from companion.storage import atomic_write_json, read_data_file, storage_error
 
 log = logging.getLogger(__name__)
 
@@ -142,5 +142,10 @@ class History:
         return read.games
 
     def add(self, finished: Finished) -> None:
+        """Put ``finished`` first; a write the disk refuses is a
+        :class:`~companion.storage.StorageError` naming why (full, read-only, permission)."""
         games = [finished, *self.games()][:KEEP]
-        atomic_write_json(self.path, {"games": [g.to_dict() for g in games]})
+        try:
+            atomic_write_json(self.path, {"games": [g.to_dict() for g in games]})
+        except OSError as exc:
+            raise storage_error(exc, self.path) from None

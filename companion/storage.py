@@ -13,7 +13,9 @@ before it can exhaust the stack or the memory.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
 import re
 import tempfile
@@ -21,6 +23,81 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, InputFileError, StateError
+
+log = logging.getLogger(__name__)
+
+
+class StorageError(CompanionError, OSError):
+    """A file could not be written or moved: the disk is full, read-only, or not ours.
+
+    ``kind`` says which, for code and tests ("disk-full", "read-only", "permission" or
+    "other"); the message says it in words, with what to do, in one line.
+    """
+
+    def __init__(self, message: str, kind: str, path: Path) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.path = path
+
+    def __str__(self) -> str:  # OSError's own would print an errno tuple
+        return str(self.args[0])
+
+
+#: The errno values that mean the same thing to a player.
+_KINDS = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.EROFS: "read-only",
+          errno.EACCES: "permission", errno.EPERM: "permission"}
+
+
+def storage_error(exc: OSError, path: Path, doing: str = "save") -> StorageError:
+    """``exc`` (raised writing ``path``) named for what it is, in one line with what to do.
+
+    >>> import errno
+    >>> err = storage_error(OSError(errno.ENOSPC, "No space left"), Path("/data/session.json"))
+    >>> err.kind, str(err).split(": ")[1].split(";")[0]
+    ('disk-full', 'the disk is full')
+    """
+    if isinstance(exc, StorageError):
+        return exc
+    kind = _KINDS.get(exc.errno or 0, "other")
+    folder = Path(path).parent
+    why = {
+        "disk-full": "the disk is full; free some space (old photos, frames) and the companion "
+                     "saves again",
+        "read-only": "the disk is read-only (an SD card that failed is often set so); check "
+                     "the card, then restart",
+        "permission": f"no permission to write in {folder}; make the service's user its owner "
+                      f"(sudo chown -R companion: {folder})",
+        "other": f"{_one_line(exc.strerror or exc)}; check the disk",
+    }[kind]
+    return StorageError(f"cannot {doing} {path}: {why}", kind, Path(path))
+
+
+
+def temp_files_of(path: Path) -> list[Path]:
+    """Temporary files left by writes of ``path`` that never finished (a power cut between the
+    write and the rename leaves one)."""
+    path = Path(path)
+    try:
+        return sorted(p for p in path.parent.glob(f".{path.name}.*.tmp") if p.is_file())
+    except OSError:
+        return []
+
+
+def clean_stale_temp(paths: list[Path]) -> list[Path]:
+    """Remove the temporary files of unfinished writes of ``paths`` (call it at start, before
+    anything writes them); returns those removed. A file that cannot be removed is logged and
+    left: it harms nothing but space."""
+    removed = []
+    for path in paths:
+        for tmp in temp_files_of(path):
+            try:
+                tmp.unlink()
+            except OSError as exc:
+                log.warning("cannot remove the unfinished write %s: %s", tmp, exc.strerror)
+                continue
+            log.info("removed %s, left by a write that a power cut or a kill cut short", tmp)
+            removed.append(tmp)
+    return removed
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

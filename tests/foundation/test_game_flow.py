@@ -85,7 +85,7 @@ def test_not_now_leaves_the_save_for_later(tmp_path: Path) -> None:
     assert SessionStore(tmp_path).load() is not None
     service.dispatch(Key.OK)  # the game's menu offers it again
     labels = [c.label for c in service.page.choices]
-    assert labels[:2] == ["New game", "Resume (0 saved)"]
+    assert labels[:2] == ["Resume (0 saved)", "New game"]
 
 
 def test_damaged_save_is_reported_and_service_starts(tmp_path: Path) -> None:
