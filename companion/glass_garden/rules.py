@@ -90,9 +90,6 @@ class GlassGardenRules:
             raise StateError("player: must be the solo player's name")
         if player != state.table.player:
             state = replace(state, table=replace(state.table, player=player))
-        if state.phase == SUNLIGHT:
-            # the engine keeps 2 (meaningless there) so that equal positions are equal states
-            state = replace(state, actions_left=2)
         if not extra:
             return state
         phase = extra.get("phase", state.phase)

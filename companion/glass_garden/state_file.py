@@ -180,7 +180,9 @@ def parse_state(data: Any, base: Path = Path("."), *, name: str | None = None) -
     garden = Garden(tuple(cols), tuple(rows), grown, glass, side)
     table = Table(deck, critter)
     if turn == SUNLIGHT_TURN:
-        return State(table, garden, turn, SUNLIGHT, 0)
+        # actions_left means nothing in the sunlight phase; the engine keeps its default (2)
+        # there, so a position read from a file equals the same position reached in play
+        return State(table, garden, turn, SUNLIGHT)
     return State(table, garden, turn, ACTIONS if left else "grow", left)
 
 

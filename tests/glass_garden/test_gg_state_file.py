@@ -133,3 +133,17 @@ def test_a_deep_deck_file_is_refused_as_bad_input(tmp_path: Path) -> None:
     state.write_text(yaml.safe_dump({**start(), "deck": "deck.yaml"}))
     with pytest.raises(StateError, match="deck file .*nested more than 64 deep"):
         load_state(state)
+
+
+def test_a_sunlight_position_read_from_a_file_equals_the_one_reached_in_play() -> None:
+    """The state file's reader builds the sunlight phase exactly as the engine reaches it (it
+    once had actions_left 0 there, where play has 2), so a saved game compares equal."""
+    import random
+
+    state = load_state(SAMPLE_START)
+    rng = random.Random(5)
+    while state.phase != "sunlight":
+        state = state.apply(rng.choice(state.legal_actions()))
+    read = parse_state(dump_state(state))
+    assert read.phase == "sunlight" and read.actions_left == state.actions_left
+    assert read == state
