@@ -59,6 +59,9 @@ class GameInfo:
     #: ``function(game_settings) -> int``: squares across the longer side of the board the
     #: camera frames, for ``calibrate table``'s size check (empty: the game has no such grid)
     table_squares: str = ""
+    #: top-level fields of the game's state file (its own additions too), so that a file
+    #: without a ``game`` field given to another game is named as this game's
+    state_fields: frozenset[str] = frozenset()
 
     @property
     def jobs(self) -> tuple[str, ...]:

@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError, StateError
+from companion.games.state_files import other_game as _other_game
+from companion.games.state_files import refuse_other_game
 from companion.glass_garden.critter import DARK_TURNS, expected_side
 from companion.glass_garden.deck import GLASS_POSITIONS, ROWS, SAMPLE_DECK, Deck, load_deck
 from companion.glass_garden.game import ACTIONS, SUNLIGHT, SUNLIGHT_TURN, State, Table
@@ -30,12 +32,6 @@ from companion.glass_garden.garden import CRITTER, Garden
 from companion.storage import read_data_file
 
 FIELDS = {"game", "deck", "critter", "turn", "actions_left", "critter_side", "garden", "glass"}
-#: Fields of The Glade's state files (and of ``check``'s forest files) that no Glass Garden
-#: state file has: a file with these and no game field is The Glade's.
-GLADE_FIELDS = frozenset({"variant", "board", "players", "glade", "forest", "start_player",
-                          "current_player", "phase", "round", "bag", "end_triggered",
-                          "finished", "neutral", "boxed"})
-
 
 def _deck(value: Any, base: Path) -> Deck:
     if value in (None, "sample"):
@@ -86,28 +82,9 @@ def _column(raw: Any, i: int, deck: Deck) -> tuple[int, int, bool]:
 
 
 def other_game(data: Any) -> str | None:
-    """The game a state file is for when that is not Glass Garden: its ``game`` field, or
-    ``the-glade`` for a file without one that has only The Glade's fields."""
-    if not isinstance(data, dict):
-        return None
-    game = data.get("game")
-    if game is not None:
-        return None if game == "glass-garden" else str(game)
-    if set(data) & GLADE_FIELDS and not set(data) & (FIELDS - {"game"}):
-        return "the-glade"
-    return None
-
-
-def _not_ours(game: str, name: str | None) -> StateError:
-    """The refusal of another game's file, called ``name`` (None: in the game field's name)."""
-    name = "game: this" if name is None else name
-    if game == "the-glade":
-        return StateError(f"{name} is a the-glade state file, not glass-garden; use "
-                          "'companion score the-glade' or 'companion hint the-glade' with it, "
-                          "or give a glass-garden state file")
-    shown = game if len(game) <= 30 and game.isprintable() else repr(game[:27] + "...")
-    return StateError(f"{name} is for the game {shown} (its game field), not glass-garden; give a "
-                      "glass-garden state file (game: glass-garden)")
+    """The game a state file is for when that is not Glass Garden (see
+    :mod:`companion.games.state_files`)."""
+    return _other_game(data, "glass-garden", FIELDS)
 
 
 def parse_state(data: Any, base: Path = Path("."), *, name: str | None = None) -> State:
@@ -115,9 +92,7 @@ def parse_state(data: Any, base: Path = Path("."), *, name: str | None = None) -
     another game's file, the game; ``name`` is what to call the file then)."""
     if not isinstance(data, dict):
         raise StateError("state: the file must hold a mapping of fields")
-    game = other_game(data)
-    if game is not None:
-        raise _not_ours(game, name)
+    refuse_other_game(data, "glass-garden", FIELDS, name)
     extra = set(data) - FIELDS
     if extra:
         raise StateError(f"{sorted(extra)[0]}: unknown field (known: {', '.join(sorted(FIELDS))})")

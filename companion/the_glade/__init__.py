@@ -17,6 +17,11 @@ GAME = GameInfo(
     settings="companion.the_glade.settings:SETTINGS",
     demo="companion.the_glade.demo:DEMO",
     table_squares="companion.the_glade.settings:board_squares",
+    # the state file's fields (with the engine's additions) and check's forest files'
+    state_fields=frozenset({"game", "variant", "board", "players", "glade", "forest",
+                            "start_player", "current_player", "phase", "round", "bag",
+                            "end_triggered", "finished", "neutral", "boxed", "bag_tiles",
+                            "to_draw"}),
     # the solo game's set-up (12 neutral counters) is not entered at the table yet
     table_players=(2, 4),
 )

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from collections import Counter as Tally
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, StateError
+from companion.games.state_files import other_game as _other_game
+from companion.games.state_files import refuse_other_game
 from companion.storage import read_data_file
 from companion.the_glade.forest import Forest
 from companion.the_glade.names import (
@@ -213,36 +216,12 @@ def load_player(data: Any, geo: BoardGeometry, where: str, variant: str) -> Play
 # --- the whole state -------------------------------------------------------------------------
 
 _TOP = {"game", "variant", "board", "players", "glade", "start_player", "current_player",
-        "phase", "round", "bag", "end_triggered", "finished", "neutral", "boxed"}
-#: Fields of a Glass Garden state file that no Glade state file has: a file with these and no
-#: game field is Glass Garden's.
-GLASS_GARDEN_FIELDS = frozenset({"deck", "critter", "turn", "actions_left", "critter_side",
-                                 "garden", "glass"})
-
-
+        "phase", "round", "bag", "end_triggered", "finished", "neutral", "boxed",
+        "bag_tiles", "to_draw"}
 def other_game(data: Any) -> str | None:
-    """The game a state file is for when that is not The Glade: its ``game`` field, or
-    ``glass-garden`` for a file without one that has only Glass Garden's fields."""
-    if not isinstance(data, dict):
-        return None
-    game = data.get("game")
-    if game is not None:
-        return None if game == "the-glade" else str(game)
-    if set(data) & GLASS_GARDEN_FIELDS and not set(data) & (_TOP | {"forest"}):
-        return "glass-garden"
-    return None
-
-
-def _not_ours(game: str, name: str | None) -> StateError:
-    """The refusal of another game's file, called ``name`` (None: in the game field's name)."""
-    name = "game: this" if name is None else name
-    if game == "glass-garden":
-        return StateError(f"{name} is a glass-garden state file, not the-glade; use "
-                          "'companion assist glass-garden' with it, or give a the-glade "
-                          "state file")
-    shown = game if len(game) <= 30 and game.isprintable() else repr(game[:27] + "...")
-    return StateError(f"{name} is for the game {shown} (its game field), not the-glade; give a "
-                      "the-glade state file (game: the-glade)")
+    """The game a state file is for when that is not The Glade (see
+    :mod:`companion.games.state_files`)."""
+    return _other_game(data, "the-glade", _TOP | {"forest"})
 
 
 def load_state(data: Any, *, strict: bool = True, name: str | None = None) -> GameState:
@@ -254,9 +233,7 @@ def load_state(data: Any, *, strict: bool = True, name: str | None = None) -> Ga
     (``name`` is what to call the file then).
     """
     data = _obj(data, "the state file")
-    game = other_game(data)
-    if game is not None:
-        raise _not_ours(game, name)
+    refuse_other_game(data, "the-glade", _TOP | {"forest"}, name)
     _known(data, _TOP, "the state file")
     variant = data.get("variant", "basic")
     if variant not in VARIANTS:
@@ -306,7 +283,7 @@ def load_state(data: Any, *, strict: bool = True, name: str | None = None) -> Ga
         finished=_bool(data.get("finished", False), "finished"),
         neutral=neutral, boxed=_int(data.get("boxed", 0), "boxed", 0, COUNTERS_PER_COLOUR))
     validate(state, strict=strict)
-    return state
+    return load_extra(state, data)
 
 
 def validate(state: GameState, *, strict: bool = True) -> None:
@@ -390,6 +367,53 @@ def load_state_file(path: Path, *, strict: bool = True) -> GameState:
         raise StateError(f"state file {path} cannot be read as The Glade: {exc}") from None
 
 
+# --- optional fields: a game in the engine's hands (a known bag) ----------------------
+
+#: Fields the writer adds to the spec's state file when the engine dealt the game and knows
+#: the bag (``bag_tiles``: its tiles; ``to_draw``: how many the current refill still draws).
+EXTRA_FIELDS = ("bag_tiles", "to_draw")
+
+
+def dump_extra(state: GameState) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    if state.bag_tiles is not None:
+        data["bag_tiles"] = [str(t) for t in state.bag_tiles]
+    if state.to_draw:
+        data["to_draw"] = state.to_draw
+    return data
+
+
+def load_extra(state: GameState, data: Mapping[str, Any]) -> GameState:
+    """``state`` with the optional fields of ``data`` read and checked against it."""
+    bag_tiles = None
+    if data.get("bag_tiles") is not None:
+        raw = data["bag_tiles"]
+        if not isinstance(raw, list):
+            raise StateError(f"bag_tiles must be a list of tiles, not {type(raw).__name__}")
+        bag_tiles = tuple(_field(f"bag_tiles[{i}]", Tile.parse, t) for i, t in enumerate(raw))
+        if state.bag != len(bag_tiles):
+            raise StateError(f"bag_tiles lists {len(bag_tiles)} tiles but bag is {state.bag}")
+        copies = Tally(bag_tiles)
+        for p in state.players:
+            copies.update(p.forest.tiles.values())
+            copies.update(p.rack or ())
+        for tile, n in sorted(copies.items()):
+            if n > 2:
+                raise StateError(f"bag_tiles: {n} copies of {tile} are in the bag, on the "
+                                 "forest boards and racks; the game has only 2 of each tile")
+    to_draw = data.get("to_draw", 0)
+    if not isinstance(to_draw, int) or isinstance(to_draw, bool) or to_draw < 0:
+        raise StateError(f"to_draw must be a whole number of tiles, not {to_draw!r}")
+    if to_draw:
+        if bag_tiles is None:
+            raise StateError("to_draw: tiles are drawn one by one only from a known bag "
+                             "(bag_tiles)")
+        if to_draw > len(bag_tiles) or state.finished or state.phase != "done":
+            raise StateError(f"to_draw is {to_draw}, but {len(bag_tiles)} tiles are in the "
+                             "bag, the phase must be done and the game not finished")
+    return replace(state, bag_tiles=bag_tiles, to_draw=to_draw)
+
+
 # --- writing -------------------------------------------------------------------------------
 
 def dump_player(p: Player, state: GameState) -> dict[str, Any]:
@@ -432,7 +456,7 @@ def dump_state(state: GameState) -> dict[str, Any]:
             data[key] = value
     if state.boxed:
         data["boxed"] = state.boxed
-    return data
+    return {**data, **dump_extra(state)}
 
 
 def forest_only(data: Mapping[str, Any]) -> bool:
