@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +96,11 @@ class Catalogue:
     campfire_boards: Mapping[int, CampfireBoard]
     sample: bool = False
     path: str = field(default="", compare=False)
+
+    @cached_property
+    def decks_of(self) -> dict[str, str]:
+        """Each card's deck, by id (where a discarded card goes back to)."""
+        return {c.id: c.deck for c in self.cards.values()}
 
     def card(self, card_id: str) -> Card:
         try:

@@ -150,7 +150,7 @@ class State:
         return goal_pairs(self.campfire, self.table.goals)
 
     def decks_of(self) -> dict[str, str]:
-        return {c.id: c.deck for c in self.cat.cards.values()}
+        return self.cat.decks_of
 
     # -- the interface --------------------------------------------------------------------
     def current_player(self) -> int:
@@ -253,6 +253,11 @@ class State:
             return self._play_violations(action)
         if isinstance(action, Claim):
             return self._claim_violations(action)
+        if isinstance(action, PlaceToken) and step == "place":
+            return [] if self._placement_ok(action) else [self._placement_violation(action)]
+        if isinstance(action, Done):
+            return [] if step in ("play", "claim") else [
+                Violation("not-now", (), f"'done' is not an action of step {step}")]
         if action in self.legal_actions():
             return []
         if isinstance(action, (ChooseRow, ChooseSide)):
@@ -264,6 +269,17 @@ class State:
             return [Violation("no-card", (), f"{action}: no such card to take")]
         return [Violation("not-now", (), f"{action} is not an action of this moment "
                                          f"(step {step})")]
+
+    def _placement_ok(self, a: PlaceToken) -> bool:
+        if a.token not in self.tokens[self.turn.seat] or a.notch in self.taken():
+            return False
+        if a.notch in NOTCHES:
+            return a.special == "" and (a.count in range(1, 5) if a.token == "?"
+                                        else a.count == 0)
+        if a.notch in open_notches(self.campfire):
+            return a.count == 0 and (a.special in SPECIAL_ACTIONS if a.token == "?"
+                                     else a.special == "")
+        return a.notch in benches(self.campfire) and a.count == 0 and a.special == ""
 
     def _placement_violation(self, action: PlaceToken) -> Violation:
         seat = self.turn.seat

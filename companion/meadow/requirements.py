@@ -21,6 +21,7 @@ import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from companion.meadow.catalogue import Card, Catalogue
@@ -201,16 +202,27 @@ def works(area: PlayerArea, cat: Catalogue, card: Card, place: Place, k: int,
     if card.type == "ground":
         return True
     seen = visible(area, cat) if seen is None else seen
+    kept_sets = feasible(card, tuple(sorted(seen.items())), k)
+    if card.type != "observation":
+        return bool(kept_sets)
+    return any(_column_place_ok(area, cat, place.column - 1, kept) for kept in kept_sets)
+
+
+@lru_cache(maxsize=65536)
+def feasible(card: Card, seen: tuple[tuple[str, int], ...],
+             k: int) -> tuple[tuple[Requirement, ...], ...]:
+    """The sets of requirements kept (not ignored, at most ``k`` ignored) that the visible
+    symbols ``seen`` meet, each by a symbol of its own (an observation card keeps one)."""
+    counts = Counter(dict(seen))
+    out = []
     for ignored in _ignorable_sets(card.requires, k):
-        kept = [r for i, r in enumerate(card.requires) if i not in ignored]
+        kept = tuple(r for i, r in enumerate(card.requires) if i not in ignored)
         meadow_kept = [r for r in kept if not r.surroundings]
         if card.type == "observation" and not meadow_kept:
             continue
-        if unmatched(meadow_kept, seen):
-            continue
-        if card.type != "observation" or _column_place_ok(area, cat, place.column - 1, kept):
-            return True
-    return False
+        if not unmatched(meadow_kept, counts):
+            out.append(kept)
+    return tuple(out)
 
 
 def _place_blockers(area: PlayerArea, cat: Catalogue, card: Card,
