@@ -19,7 +19,12 @@ from companion.the_glade.coach import advise
 from companion.the_glade.forest import Forest, parse_tile
 from companion.the_glade.matching import reward_matches
 from companion.the_glade.names import BoardGeometry, Tile
-from companion.the_glade.placement import PlacementRuling, placed_between, rule_placement
+from companion.the_glade.placement import (
+    PlacementRuling,
+    Violation,
+    placed_between,
+    rule_placement,
+)
 from companion.the_glade.scoring import score_game, score_text
 from companion.the_glade.set_rewards import reward_sets
 from companion.the_glade.state_file import (
@@ -97,6 +102,13 @@ def check(before: Path, after: Path) -> Report:
         raise StateError(f"BEFORE's first player is {s_before.players[0].name} but AFTER's is "
                          f"{s_after.players[0].name}: both must list the placer first")
     ruling = rule_check(f_before, f_after)
+    if s_before is not None and s_before.finished:
+        # the placement may fit the board, but a finished game takes no more placements
+        over = Violation("game-over", tuple(sorted(ruling.placed)),
+                         "the game is over (BEFORE is marked finished): no more tiles are "
+                         "placed")
+        ruling = replace(ruling, violations=(over, *ruling.violations), sets_of_3=(),
+                         sets_of_4=(), enclosures=())
     data = ruling.to_dict()
     if ruling.legal and s_before is not None:
         data["counters"] = [e.to_dict() for e in placement_events(s_before, ruling)]

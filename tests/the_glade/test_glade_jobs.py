@@ -85,6 +85,20 @@ def test_check_full_state_files_use_the_first_player_and_list_counters(tmp_path:
     assert back and back[0]["counter"] == "blue-double"
 
 
+def test_check_on_a_finished_game_rules_the_placement_out(tmp_path: Path) -> None:
+    """A placement that fits the board is still illegal once the game is over."""
+    game = toni_game(3)
+    toni = game.state.player("Toni")
+    after_state = game.state.with_player(replace(toni, forest=toni.forest.with_tiles(
+        tiles(TONI_4))))
+    before = write(tmp_path, "b.json", dump_state(replace(game.state, finished=True)))
+    after = write(tmp_path, "a.json", dump_state(replace(after_state, finished=True)))
+    data = jobs.check(before, after).data
+    assert not data["legal"] and [v["rule"] for v in data["violations"]] == ["game-over"]
+    assert data["sets_of_3"] == data["sets_of_4"] == data["enclosures"] == []
+    assert "counters" not in data
+
+
 @pytest.mark.parametrize("after_tiles, error", [
     ({"C4": "hedgehog/acorn/maple"}, "gone"),
     ({**TONI_1, "D4": "toad/acorn/oak"}, "never move"),
