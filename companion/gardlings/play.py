@@ -81,17 +81,28 @@ def _menu(options: list[str]) -> str:
     return "\n".join(f"  {i + 1:>2}. {text}" for i, text in enumerate(options))
 
 
+#: placements listed at first (the best ones); 'all' lists the rest
+SHOWN = 12
+
+
 def _choose(options: list[str], prompt: str, stdin: TextIO, out: TextIO) -> int | None:
-    """The index picked (None: quit)."""
-    out.write(_menu(options) + "\n")
+    """The index picked (None: quit). Long lists show their first :data:`SHOWN` options
+    until 'all' is typed."""
+    more = len(options) - SHOWN
+    out.write(_menu(options[:SHOWN]) + "\n")
+    if more > 0:
+        out.write(f"  ... {more} more: type 'all' to list them\n")
     while True:
         answer = _ask(f"{prompt} (1-{len(options)}, q to quit): ", stdin, out)
         if answer is None or answer == "q":
             return None
+        if answer == "all":
+            out.write(_menu(options) + "\n")
+            continue
         number = _number(answer, len(options))
         if number is not None:
             return number - 1
-        out.write(f"Please type a number from 1 to {len(options)}, or q.\n")
+        out.write(f"Please type a number from 1 to {len(options)}, 'all' or q.\n")
 
 
 def _your_building(state: State, out: TextIO, stdin: TextIO) -> tuple[Action | None, bool]:
@@ -203,6 +214,8 @@ def play(*, seed: int, seats: int = 2, expert: bool = False, missions: bool = Fa
                 out.write("Bye.\n")
                 return 0
             state = state.apply(action)
+            while state.current_player() == CHANCE:
+                state = state.apply(sample_chance(state, rng))
             now = state.seats[0]
             if now.alarm and not before:
                 out.write(f"Gnome alarm! {now.alarm} lies face down; you stop building.\n")

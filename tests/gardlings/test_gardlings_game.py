@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 from gardlings_helpers import CATALOGUE, DATA, garden, player, state_data
 
-from companion.games.interface import CHANCE, SIMULTANEOUS, IllegalAction
+from companion.games.interface import CHANCE, SIMULTANEOUS, IllegalAction, sample_chance
 from companion.gardlings.advice import SimpleBot
 from companion.gardlings.game import (
     HIRE,
@@ -29,7 +29,6 @@ from companion.gardlings.game import (
 from companion.gardlings.garden import Placement
 from companion.gardlings.rules import RULES
 from companion.gardlings.state_file import parse_state
-from companion.games.interface import sample_chance
 
 MARIA_ROW = "P1@0,0 N1@1,0 N2@2,0 N3@3,0 N4@4,0 N5@5,0 G1@6,0 G2@7,0"
 FULL_MARKET = {"stacks": {"green-1": {"tiles": 1, "ids": ["G7"]},

@@ -69,7 +69,7 @@ def test_check_marias_gnome_alarm(tmp_path: Path, capsys) -> None:
 
 
 def test_check_a_legal_placement_and_the_gems_it_completes(tmp_path: Path, capsys) -> None:
-    status, data = run(capsys, "check", "gardlings",
+    _status, data = run(capsys, "check", "gardlings",
                        *_pair(tmp_path, "M@0,0 A@0,1", "M@0,0 A@0,1 B@2,0"))
     assert data["legal"] is True and data["violations"] == []
     assert data["gems"] == 2  # the pink and the blue gem on B's left side
