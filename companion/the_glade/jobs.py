@@ -40,7 +40,11 @@ from companion.the_glade.table import COUNTERS_PER_COLOUR, GameState
 
 def score(state: Path) -> Report:
     """Final score of every player, winner and tie-break (spec: ``companion score``)."""
-    game = load_state_file(state)
+    return score_state(load_state_file(state))
+
+
+def score_state(game: GameState) -> Report:
+    """The score report of a game state, however it was made (a file, photos)."""
     result = score_game(game)
     data = result.to_dict()
     warnings = short_colours(game)

@@ -1,0 +1,223 @@
+"""A finished game put together from photos: the glade board's reading and each forest's.
+
+``companion score the-glade --photos`` scores a game nobody typed in: the glade board's scan
+gives the glade and each seat's supply, each forest's scan gives that player's board and
+store. This module joins those readings into the spec's state file and says what stops it
+from being scored. It scores only what it is sure of: any doubt (a space or square the
+recogniser left uncertain, a store thing it could not name, a store out of the photo, a
+reading missing, a built state the rules refuse) is named with its photo, and nothing is
+scored. The state it built is kept either way, with the doubts under ``uncertain``, so a person
+can correct it and score it with ``score the-glade``.
+
+The readings are the spec's scan answers (``scan the-glade PHOTO --glade`` and the forest
+scan with its ``store`` fields); how a photo became a reading is the recogniser's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, StateError
+from companion.storage import read_data_file
+
+VARIANTS = ("basic", "matching")
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """One thing that stops the score: which photo, and what is in doubt there."""
+
+    photo: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.photo}: {self.what}"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at the glade board: seat ``n`` (1-4) is the n-th player listed."""
+
+    name: str
+    colour: str
+    forest_photo: str
+
+
+@dataclass(frozen=True)
+class PhotoList:
+    """What ``--photos`` names: the glade board's photo and each player's forest photo."""
+
+    glade_photo: str
+    seats: tuple[Seat, ...]
+    variant: str = "basic"
+
+
+def _seat_name(label: str) -> str:
+    """``seat-3:1`` as players say it."""
+    seat, _, space = label.partition(":")
+    number = seat.removeprefix("seat-")
+    return f"supply space {space} of seat {number}" if space else f"seat {number}"
+
+
+def glade_doubts(reading: Mapping[str, Any], photo: str, seats: int) -> list[Doubt]:
+    """What the glade board's reading leaves in doubt for a game of ``seats`` players."""
+    out = []
+    for label in reading.get("uncertain") or ():
+        label = str(label)
+        what = (f"{_seat_name(label)} is uncertain" if label.startswith("seat-")
+                else f"glade space {label} is uncertain")
+        out.append(Doubt(photo, what))
+    supply = reading.get("supply") or {}
+    for n in range(1, seats + 1):
+        if str(n) not in supply:
+            out.append(Doubt(photo, f"seat {n}'s supply was not read (is that edge of the "
+                                    "glade board in the photo?)"))
+    return out
+
+
+def forest_doubts(reading: Mapping[str, Any], photo: str, variant: str) -> list[Doubt]:
+    """What a forest's reading leaves in doubt: squares, and the store beside the board."""
+    out = [Doubt(photo, f"square {sq} is uncertain") for sq in reading.get("uncertain") or ()]
+    if "store" not in reading:
+        out.append(Doubt(photo, "the store (left of the board, as its owner sees it) is not "
+                                "in the photo"))
+    unnamed = reading.get("store_uncertain") or 0
+    if unnamed:
+        out.append(Doubt(photo, f"{unnamed} thing{'s' if unnamed > 1 else ''} in the store "
+                                "could not be named"))
+    if variant == "matching" and "store" in reading and "store_match_counters" not in reading:
+        out.append(Doubt(photo, "the model knows no match counters, so the store's match "
+                                "counters were not read (enrol them: match_counters)"))
+    return out
+
+
+def build_state(plan: PhotoList, glade: Mapping[str, Any],
+                forests: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[Doubt]]:
+    """The state file the readings describe, and every doubt that stops it being scored.
+
+    ``forests`` are the forest readings in seat order. The state holds what was read; a doubt
+    leaves its space out (the scan already did), so the state is what a person corrects."""
+    if len(forests) != len(plan.seats):
+        raise StateError(f"{len(plan.seats)} players but {len(forests)} forest photos: give "
+                         "one forest photo per player, in seat order")
+    doubts = glade_doubts(glade, plan.glade_photo, len(plan.seats))
+    boards = {repr(sorted((f.get("board") or {}).items())) for f in forests}
+    if len(boards) > 1:
+        doubts.append(Doubt(plan.seats[1].forest_photo, "its board is not the size of "
+                                                        f"{plan.seats[0].forest_photo}'s"))
+    supply = glade.get("supply") or {}
+    players = []
+    for i, (seat, reading) in enumerate(zip(plan.seats, forests, strict=True)):
+        doubts += forest_doubts(reading, seat.forest_photo, plan.variant)
+        forest = reading.get("forest") or {}
+        player: dict[str, Any] = {
+            "name": seat.name, "colour": seat.colour,
+            "supply": supply.get(str(i + 1), 0),
+            "forest": {"tiles": dict(forest.get("tiles") or {}),
+                       "counters": dict(forest.get("counters") or {})},
+            "store": list(reading.get("store") or []),
+        }
+        if plan.variant == "matching":
+            player["match_counters"] = [dict(m) for m in reading.get("store_match_counters")
+                                        or []]
+        players.append(player)
+    state: dict[str, Any] = {
+        "game": "the-glade", "variant": plan.variant,
+        "board": dict(forests[0].get("board") or {}) if forests else {},
+        "players": players, "glade": dict(glade.get("glade") or {}),
+        "finished": True}
+    if not doubts:
+        from companion.the_glade.state_file import load_state
+
+        try:
+            load_state(state)
+        except StateError as exc:
+            doubts.append(Doubt("the game built from the photos", str(exc)))
+    if doubts:
+        state["uncertain"] = [str(d) for d in doubts]
+    return state, doubts
+
+
+def read_photo_list(path: Path) -> PhotoList:
+    """``--photos LIST``: a YAML or JSON file naming the photos (paths relative to it)."""
+    data = read_data_file(path, "photo list")
+    where = f"photo list {path}"
+    if not isinstance(data, dict):
+        raise StateError(f"{where} must hold glade:, players: and optionally variant:")
+    unknown = sorted(set(data) - {"glade", "players", "variant"})
+    if unknown:
+        raise StateError(f"{where}: unknown field {unknown[0]!r} (known: glade, players, "
+                         "variant)")
+    variant = data.get("variant", "basic")
+    if variant not in VARIANTS:
+        raise StateError(f"{where}: variant must be basic or matching, not {variant!r}")
+    glade = data.get("glade")
+    if not isinstance(glade, str) or not glade:
+        raise StateError(f"{where}: glade must name the glade board's photo")
+    raw = data.get("players")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
+        raise StateError(f"{where}: players must list 2-4 players, each {{name, colour, "
+                         "forest}")
+    seats = []
+    for i, p in enumerate(raw):
+        if not isinstance(p, dict) or set(p) != {"name", "colour", "forest"} or \
+                not all(isinstance(v, str) and v for v in p.values()):
+            raise StateError(f"{where}: players[{i}] must be {{name: NAME, colour: COLOUR, "
+                             "forest: PHOTO}")
+        seats.append(Seat(p["name"], p["colour"], str(path.parent / p["forest"])))
+    return PhotoList(str(path.parent / glade), tuple(seats), variant)
+
+
+def photo_list_of(glade: str, forests: Sequence[str], players: str,
+                  variant: str = "basic") -> PhotoList:
+    """``--photos GLADE FOREST... --players NAME:COLOUR,...`` as a :class:`PhotoList`."""
+    seats = []
+    for i, item in enumerate(p for p in players.split(",") if p.strip()):
+        name, sep, colour = item.partition(":")
+        if not sep or not name.strip() or not colour.strip():
+            raise StateError(f"--players: {item!r} must be NAME:COLOUR (e.g. Toni:yellow)")
+        if i >= len(forests):
+            raise StateError(f"--players names {len(players.split(','))} players but "
+                             f"--photos gives {len(forests)} forest photos")
+        seats.append(Seat(name.strip(), colour.strip(), forests[i]))
+    if len(seats) != len(forests):
+        raise StateError(f"--photos gives {len(forests)} forest photos but --players names "
+                         f"{len(seats)} players: one forest photo per player, in seat order")
+    if variant not in VARIANTS:
+        raise StateError(f"--variant must be basic or matching, not {variant!r}")
+    return PhotoList(glade, tuple(seats), variant)
+
+
+class CannotScore(CompanionError):
+    """A doubt stops the score from photos (the first one is named)."""
+
+    def __init__(self, doubts: Sequence[Doubt]) -> None:
+        more = f" (and {len(doubts) - 1} more)" if len(doubts) > 1 else ""
+        super().__init__(f"cannot score: {doubts[0]}{more}")
+        self.doubts = tuple(doubts)
+
+
+def score_readings(plan: PhotoList, glade: Mapping[str, Any],
+                   forests: Sequence[Mapping[str, Any]],
+                   write_state: Path | None = None) -> Any:
+    """Score the game the readings describe (exactly what ``score the-glade`` prints for its
+    state file), or raise :class:`CannotScore` naming the first doubt. ``write_state`` keeps
+    the built state (with its doubts) in either case."""
+    from companion.the_glade.jobs import score_state
+    from companion.the_glade.state_file import load_state
+
+    state, doubts = build_state(plan, glade, forests)
+    if write_state is not None:
+        from companion.storage import atomic_write_json
+
+        try:
+            atomic_write_json(write_state, state)
+        except OSError as exc:
+            raise StateError(f"cannot write --write-state {write_state} "
+                             f"({exc.strerror or exc}); choose another path") from None
+    if doubts:
+        raise CannotScore(doubts)
+    return score_state(load_state(state))

@@ -1,0 +1,147 @@
+"""A finished game put together from photo readings: scored exactly as its state file, or
+refused with the doubt and its photo named (never a wrong total printed as certain)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.errors import StateError
+from companion.the_glade import jobs
+from companion.the_glade.photo_game import (
+    CannotScore,
+    PhotoList,
+    Seat,
+    build_state,
+    photo_list_of,
+    read_photo_list,
+    score_readings,
+)
+
+CONFIG = Path(__file__).resolve().parents[2] / "config" / "games" / "the-glade"
+
+
+def readings(name: str = "sample-game.json") -> tuple[PhotoList, dict[str, Any],
+                                                      list[dict[str, Any]]]:
+    """What perfect scans of a finished sample game's table would read."""
+    state = json.loads((CONFIG / name).read_text())
+    seats = tuple(Seat(p["name"], p["colour"], f"{p['name'].lower()}.jpg")
+                  for p in state["players"])
+    glade = {"glade": state["glade"],
+             "supply": {str(i + 1): p["supply"] for i, p in enumerate(state["players"])},
+             "uncertain": []}
+    forests = []
+    for p in state["players"]:
+        forest = {"board": state["board"], "forest": p["forest"], "uncertain": [],
+                  "store": p.get("store", []), "store_uncertain": 0}
+        if state["variant"] == "matching":
+            forest["store_match_counters"] = [m for m in p.get("match_counters", [])
+                                              if "square" not in m]
+        forests.append(forest)
+    return PhotoList("glade.jpg", seats, state["variant"]), glade, forests
+
+
+def test_perfect_readings_score_exactly_as_the_state_file() -> None:
+    plan, glade, forests = readings()
+    report = score_readings(plan, glade, forests)
+    assert report.data == jobs.score(CONFIG / "sample-game.json").data
+    assert report.text == jobs.score(CONFIG / "sample-game.json").text
+
+
+@pytest.mark.parametrize("spoil, photo, what", [
+    (lambda g, f: g["uncertain"].append("mouse/acorn/beech"), "glade.jpg",
+     "glade space mouse/acorn/beech is uncertain"),
+    (lambda g, f: g["uncertain"].append("seat-3:1"), "glade.jpg",
+     "supply space 1 of seat 3 is uncertain"),
+    (lambda g, f: g["supply"].pop("2"), "glade.jpg", "seat 2's supply was not read"),
+    (lambda g, f: f[1]["uncertain"].append("E5"), "emma.jpg", "square E5 is uncertain"),
+    (lambda g, f: f[2].pop("store"), "liz.jpg", "the store"),
+    (lambda g, f: f[0].update(store_uncertain=2), "toni.jpg",
+     "2 things in the store could not be named"),
+])
+def test_every_doubt_stops_the_score_and_is_named_with_its_photo(
+        spoil: Any, photo: str, what: str, tmp_path: Path) -> None:
+    plan, glade, forests = readings()
+    spoil(glade, forests)
+    out = tmp_path / "built.json"
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests, write_state=out)
+    first = caught.value.doubts[0]
+    assert first.photo == photo and what in first.what
+    assert str(caught.value).startswith(f"cannot score: {photo}: ")
+    assert "\n" not in str(caught.value)
+    kept = json.loads(out.read_text())
+    assert kept["uncertain"] and kept["uncertain"][0] == str(first)
+    assert [p["name"] for p in kept["players"]] == ["Toni", "Emma", "Liz"]
+
+
+def test_a_state_the_rules_refuse_is_a_doubt_not_a_score() -> None:
+    plan, glade, forests = readings()
+    forests[0]["store"] = forests[0]["store"] + ["yellow-single"] * 12  # 12 too many yellows
+    state, doubts = build_state(plan, glade, forests)
+    assert len(doubts) == 1 and doubts[0].photo == "the game built from the photos"
+    assert "yellow" in doubts[0].what and state["uncertain"] == [str(doubts[0])]
+
+
+def test_the_written_state_scores_once_a_person_has_corrected_it(tmp_path: Path) -> None:
+    plan, glade, forests = readings()
+    square, tile = sorted(forests[1]["forest"]["tiles"].items())[0]
+    del forests[1]["forest"]["tiles"][square]
+    forests[1]["uncertain"] = [square]
+    out = tmp_path / "built.json"
+    with pytest.raises(CannotScore):
+        score_readings(plan, glade, forests, write_state=out)
+    fixed = json.loads(out.read_text())
+    fixed["players"][1]["forest"]["tiles"][square] = tile
+    del fixed["uncertain"]
+    out.write_text(json.dumps(fixed))
+    assert jobs.score(out).data == jobs.score(CONFIG / "sample-game.json").data
+
+
+def test_boards_of_two_sizes_are_a_doubt() -> None:
+    plan, glade, forests = readings()
+    forests[1] = {**forests[1], "board": {"rows": 8, "cols": 8, "centre": "D4"}}
+    _state, doubts = build_state(plan, glade, forests)
+    assert [d.photo for d in doubts] == ["emma.jpg"]
+
+
+def test_matching_stores_need_match_counters_read() -> None:
+    plan, glade, forests = readings("sample-matching-game.json")
+    assert plan.variant == "matching"
+    _state, doubts = build_state(plan, glade, forests)
+    assert doubts == []
+    del forests[0]["store_match_counters"]
+    _state, doubts = build_state(plan, glade, forests)
+    first = plan.seats[0].forest_photo
+    assert [d.photo for d in doubts] == [first] and "match counters" in doubts[0].what
+
+
+def test_the_photo_list_file(tmp_path: Path) -> None:
+    (tmp_path / "game.yaml").write_text(
+        "glade: glade.jpg\nvariant: matching\nplayers:\n"
+        "  - {name: Toni, colour: yellow, forest: toni.jpg}\n"
+        "  - {name: Emma, colour: blue, forest: sub/emma.jpg}\n")
+    plan = read_photo_list(tmp_path / "game.yaml")
+    assert plan.glade_photo == str(tmp_path / "glade.jpg") and plan.variant == "matching"
+    assert [s.forest_photo for s in plan.seats] == [str(tmp_path / "toni.jpg"),
+                                                    str(tmp_path / "sub" / "emma.jpg")]
+    for bad in ("glade: g.jpg\nplayers: []\n", "players: []\n", "[1, 2]\n",
+                "glade: g.jpg\nplayers:\n  - {name: Toni}\n  - {name: Emma}\n",
+                "glade: g.jpg\nvariant: solo\nplayers: []\n", "glade: g.jpg\nextra: 1\n"):
+        (tmp_path / "bad.yaml").write_text(bad)
+        with pytest.raises(StateError):
+            read_photo_list(tmp_path / "bad.yaml")
+
+
+def test_photos_and_players_on_the_command_line() -> None:
+    plan = photo_list_of("g.jpg", ["a.jpg", "b.jpg"], "Toni:yellow,Emma:blue")
+    assert [(s.name, s.colour, s.forest_photo) for s in plan.seats] == [
+        ("Toni", "yellow", "a.jpg"), ("Emma", "blue", "b.jpg")]
+    for forests, players in ((["a.jpg"], "Toni:yellow,Emma:blue"),
+                             (["a.jpg", "b.jpg"], "Toni:yellow"),
+                             (["a.jpg"], "Toni")):
+        with pytest.raises(StateError):
+            photo_list_of("g.jpg", forests, players)
