@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,8 +21,9 @@ from typing import Any
 
 import yaml
 
-from companion.errors import ConfigError
+from companion.errors import ConfigError, InputFileError
 from companion.paths import config_dir, user_config_candidates
+from companion.storage import MAX_DATA_BYTES, parse_data, read_text
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,7 @@ CORE: dict[str, Any] = {
         "average_frames": whole(1, 16),
         "auto_capture": BOOL,
         "still_frames": whole(1, 20),
+        "max_megapixels": number(1, 200),
     },
     "data_dir": TEXT,
     "log_level": choice("debug", "info", "warning", "error"),
@@ -142,23 +145,26 @@ class Config:
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
+    """A configuration file's keys and values, read through the bounded reader
+    (:func:`~companion.storage.parse_data`: at most 10 MB, 64 levels, no YAML anchors, no
+    30-digit numbers), every problem one :class:`ConfigError` naming the file."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist; check the path given to "
-                          "--config") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"config file {path} cannot be read ({exc}); check its "
-                          "permissions and that it is a text file") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        where = ""
-        mark = getattr(exc, "problem_mark", None)
-        if mark is not None:
-            where = f" at line {mark.line + 1}, column {mark.column + 1}"
-        raise ConfigError(f"config file {path} is not valid YAML{where}: "
-                          f"{getattr(exc, 'problem', None) or exc}") from None
+        text = read_text(path, "config file", ConfigError(
+            f"config file {path} is not a text file; check that it is the right file"),
+            too_big=ConfigError(f"config file {path} is larger than "
+                                f"{MAX_DATA_BYTES // (1024 * 1024)} MB, far more than any "
+                                "configuration; check that it is the right file"))
+    except InputFileError as exc:
+        if not os.path.lexists(path):
+            raise ConfigError(f"config file {path} does not exist; check the path given to "
+                              "--config") from None
+        raise ConfigError(f"{exc}; check its permissions and that it is a file") from None
+    if "\x00" in text:
+        raise ConfigError(f"config file {path} holds NUL bytes, so it is binary or damaged; "
+                          "check that it is the right file")
+    if not text.strip():
+        return {}
+    data = parse_data(text, path, "config file", error=ConfigError)
     if data is None:
         return {}
     if not isinstance(data, dict):

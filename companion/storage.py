@@ -361,5 +361,6 @@ def _load_yaml(text: str, path: Path, what: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise StateError(f"{what} {path} is not valid JSON or YAML{where}: "
+        kinds = "YAML" if path.suffix.lower() in (".yaml", ".yml") else "JSON or YAML"
+        raise StateError(f"{what} {path} is not valid {kinds}{where}: "
                          f"{_one_line(getattr(exc, 'problem', None) or exc)}") from None

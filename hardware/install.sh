@@ -11,8 +11,10 @@
 #   4. a venv in /opt/companion/venv that sees the system's packages (--system-site-packages),
 #      so OpenCV and picamera2 share apt's numpy. The companion is installed into it with
 #      'pip install --no-deps' (never the opencv-python or numpy wheels), then only the
-#      pure-Python dependencies apt lacks (luma.oled), under a constraints file that pins
-#      numpy to the system's version so that pip can never bring in a second numpy;
+#      pure-Python dependencies apt lacks (luma.oled and what it needs), each at the exact
+#      version in hardware/requirements-pi.txt, also with --no-deps, under a constraints
+#      file that pins numpy to the system's version so that pip can never bring in a second
+#      numpy;
 #   5. the bundled defaults and game data in /opt/companion/config (COMPANION_CONFIG_DIR);
 #   6. /usr/local/bin/companion, the command for users;
 #   7. /etc/companion/companion.yaml, only if it is absent (your settings are kept);
@@ -124,8 +126,9 @@ src="$(mktemp -d)"
 trap 'rm -rf "$src"' EXIT
 cp -r "$CHECKOUT/pyproject.toml" "$CHECKOUT/README.md" "$CHECKOUT/companion" "$src/"
 pip_quiet=(--quiet --disable-pip-version-check --no-input)
-"$VENV/bin/python" -m pip install "${pip_quiet[@]}" --constraint "$PREFIX/constraints.txt" \
-  "gpiozero>=2.0" "luma.oled>=3.12" "pyyaml>=6.0" "pillow>=9.4"
+# exact versions, and nothing else: the list is complete (apt gives gpiozero, Pillow, PyYAML)
+"$VENV/bin/python" -m pip install "${pip_quiet[@]}" --no-deps \
+  --constraint "$PREFIX/constraints.txt" --requirement "$CHECKOUT/hardware/requirements-pi.txt"
 "$VENV/bin/python" -m pip install "${pip_quiet[@]}" --no-deps --force-reinstall "$src"
 "$VENV/bin/python" - <<'PY' || die "after pip, numpy or OpenCV no longer come from apt"
 import cv2, numpy

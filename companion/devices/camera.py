@@ -3,18 +3,20 @@
 Sources: the Pi camera module through picamera2 (imported only when chosen), a USB camera
 through OpenCV, a photo or folder of photos, or any frame-making function (the table simulator).
 A camera that is missing or fails raises :class:`DeviceError` with what to check; the service
-shows it and tries again.
+shows it and tries again. A photo file that cannot be used (gone, corrupt, too large) is an
+:class:`InputFileError`: the ``files`` camera then lists its folder again, so photos removed
+or renamed under it never leave it asking for files that are gone.
 """
 
 from __future__ import annotations
 
+import bisect
 import contextlib
-import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.errors import DeviceError, InputFileError
+from companion.errors import CompanionError, DeviceError, InputFileError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,10 +53,11 @@ class _Closing:
             raise DeviceError(f"{self.name} is closed")  # type: ignore[attr-defined]
 
 
-def read_image(path: Path) -> np.ndarray:
+def read_image(path: Path, max_pixels: int | None = None) -> np.ndarray:
     """A photo file as a BGR array; a missing, empty, corrupt or too large file gets a clear
-    error. The size is read from the file's header and a photo of more than
-    :data:`~companion.vision.image.MAX_PIXELS` is refused before it is decoded."""
+    error. The size is read from the file's header and a photo of more than ``max_pixels``
+    (by default :data:`~companion.vision.image.MAX_PIXELS`; the service passes
+    ``camera.max_megapixels``) is refused before it is decoded."""
     from companion.vision.image import (
         MAX_PIXELS,
         decode_bgr,
@@ -62,6 +65,8 @@ def read_image(path: Path) -> np.ndarray:
         read_photo_bytes,
         too_large,
     )
+
+    limit = MAX_PIXELS if max_pixels is None else max_pixels
 
     name = f"photo {path}"
     try:
@@ -75,39 +80,80 @@ def read_image(path: Path) -> np.ndarray:
     if not data:
         raise InputFileError(f"photo {path} is empty (0 bytes); take the photo again")
     size = header_size(data)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise InputFileError(too_large(name, size))
+    if size is not None and size[0] * size[1] > limit:
+        if limit == MAX_PIXELS:
+            raise InputFileError(too_large(name, size))
+        raise InputFileError(f"{name} is {size[0]} x {size[1]} pixels, more than "
+                             f"camera.max_megapixels ({limit / 1e6:g}); use a smaller photo "
+                             "or raise the setting")
     image = None if size is None else decode_bgr(data)
     if image is None:
         raise InputFileError(f"photo {path} is not an image OpenCV can read (corrupt, or not "
                              "a JPEG/PNG); take the photo again")
+    if image.shape[0] * image.shape[1] > limit:  # a header that understated the size
+        raise InputFileError(f"{name} is larger than its header says; it is damaged")
     return image
 
 
 class FileCamera(_Closing):
-    """Photos from a file or a folder (sorted by name), one per capture, round and round."""
+    """Photos from a file or a folder (sorted by name), one per capture, round and round.
 
-    def __init__(self, path: Path | str) -> None:
+    The folder is listed again at the end of each round and after every capture that fails,
+    so photos added, removed or renamed are followed without a restart; a folder emptied or
+    removed is a :class:`DeviceError` (the retrying camera opens it again later).
+    """
+
+    def __init__(self, path: Path | str, max_pixels: int | None = None) -> None:
         self.path = Path(path).expanduser()
-        if self.path.is_dir():
-            files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-            if not files:
-                raise DeviceError(f"camera folder {self.path} holds no photos "
-                                  f"({', '.join(IMAGE_SUFFIXES)}); add some or set camera.path")
-        elif self.path.is_file():
-            files = [self.path]
-        else:
-            raise DeviceError(f"camera.path {self.path} does not exist; set camera.path to a "
-                              "photo or a folder of photos")
-        self.files = files
-        self._cycle: Iterator[Path] = itertools.cycle(files)
+        self.max_pixels = max_pixels
         self.name = f"photos in {self.path}"
+        self.files = self._list()
+        self._next = 0
         self.last_file: Path | None = None
+
+    def _list(self) -> list[Path]:
+        try:
+            if self.path.is_dir():
+                files = sorted(p for p in self.path.iterdir()
+                               if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+                if not files:
+                    raise DeviceError(f"camera folder {self.path} holds no photos "
+                                      f"({', '.join(IMAGE_SUFFIXES)}); add some or set "
+                                      "camera.path")
+                return files
+        except OSError as exc:
+            raise DeviceError(f"camera folder {self.path} cannot be listed "
+                              f"({exc.strerror or exc}); check it or set camera.path") from None
+        if self.path.is_file():
+            return [self.path]
+        raise DeviceError(f"camera.path {self.path} does not exist; set camera.path to a "
+                          "photo or a folder of photos")
+
+    def relist(self, after: Path | None = None) -> None:
+        """List the folder again (its photos may have changed) and go on with the first photo
+        sorted after ``after`` (from the first when None)."""
+        self.files = self._list()
+        self._next = 0 if after is None else bisect.bisect_right(
+            [p.name for p in self.files], after.name)
 
     def capture(self) -> np.ndarray:
         self._check_open()
-        self.last_file = next(self._cycle)
-        return read_image(self.last_file)
+        if self._next >= len(self.files):  # a round is over: follow what changed
+            self.relist()
+        failed = self.files[self._next]
+        self._next += 1
+        self.last_file = failed
+        try:
+            return read_image(failed, self.max_pixels)
+        except InputFileError:
+            gone = not failed.exists()
+            self.relist(after=failed)  # may raise DeviceError: emptied or removed
+            if not gone or self._next >= len(self.files):
+                raise
+        # the photo was removed or renamed: the next one of the new listing instead
+        self.last_file = self.files[self._next]
+        self._next += 1
+        return read_image(self.last_file, self.max_pixels)
 
 
 class FunctionCamera(_Closing):
@@ -213,7 +259,9 @@ def open_camera(settings: dict[str, Any],
         if not settings.get("path"):
             raise DeviceError("camera.source is files but camera.path is not set; set it to a "
                               "photo or a folder of photos")
-        return FileCamera(settings["path"])
+        megapixels = settings.get("max_megapixels")
+        return FileCamera(settings["path"],
+                          None if megapixels is None else int(megapixels * 1_000_000))
     if source == "simulator":
         if simulator is None:
             raise DeviceError("camera.source is simulator, but the chosen game has no table "
@@ -243,6 +291,10 @@ class RetryingCamera:
         self.name = "camera"
 
     def capture(self) -> np.ndarray:
+        """One photo. A :class:`DeviceError` (or any failure that is not a user's error)
+        closes the camera, to be opened again after ``retry_seconds``; a photo file that
+        cannot be used (:class:`InputFileError`, from the ``files`` camera, which has listed
+        its folder again) leaves it open: the next capture takes the next photo."""
         if self._camera is None:
             if self._failed_at is not None:
                 wait = self.retry_seconds - (self._clock() - self._failed_at)
@@ -259,6 +311,12 @@ class RetryingCamera:
         except DeviceError as exc:
             self._fail(str(exc))
             raise
+        except CompanionError:
+            raise
+        except Exception as exc:  # a driver's own error: the camera is opened again
+            message = f"{self.name} failed ({type(exc).__name__}: {' '.join(str(exc).split())})"
+            self._fail(message[:200])
+            raise DeviceError(f"{message[:200]}; the service tries again") from None
 
     def _fail(self, message: str) -> None:
         self.last_error = message

@@ -326,20 +326,21 @@ _CACHE: dict[Path, Deck] = {}
 
 
 def load_deck(path: Path | str = SAMPLE_DECK) -> Deck:
-    """Read and validate a deck file (YAML or JSON); cached per path."""
+    """Read and validate a deck file (YAML or JSON); cached per path. The file is read through
+    the bounded reader (:func:`~companion.storage.read_data_file`: at most 10 MB, 64 levels,
+    no YAML anchors, no 30-digit numbers), so ``/dev/zero`` or an anchors bomb is one
+    :class:`ConfigError` naming the file."""
+    from companion.errors import InputFileError
+    from companion.storage import read_data_file
+
     path = Path(path).resolve()
     if path in _CACHE:
         return _CACHE[path]
-    import yaml
-
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"deck file {path} cannot be read: {exc.strerror or exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"deck file {path} is not valid YAML/JSON: {exc}") from None
+        data = read_data_file(path, "deck file", error=ConfigError)
+    except InputFileError as exc:  # missing, a folder, no permission
+        why = " ".join(str(exc).split()).removeprefix(f"deck file {path} ")
+        raise ConfigError(f"deck file {path} cannot be read: {why}") from None
     deck = parse_deck(data, str(path.name))
     _CACHE[path] = deck
     return deck

@@ -203,3 +203,42 @@ def test_config_output_keeps_its_format() -> None:
     assert "  the-glade:\n    variant: basic\n    board:\n      rows: 7\n" in body
     assert "  glass-garden:\n    deck: null\n    think_seconds: 10\n  gardlings: {}\n" \
            "  meadow: {}\n" in body
+
+
+# -- the configuration goes through the bounded reader (issue #21) --------------------------
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    (BOMB, "anchor"),
+    ("display: " + "[" * 200 + "]" * 200 + "\n", "nested"),
+    ("display:\n  contrast: " + "9" * 5000 + "\n", "digits"),
+    ("display:\n  contrast: 10\n  contrast: 20\n", "twice"),
+    ("display:\n  contrast: 1\x00\n", "NUL"),
+])
+def test_a_hostile_config_file_is_one_config_error(tmp_path: Path, text: str, code: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        load_config(write(tmp_path, text))
+    message = str(refused.value)
+    assert code in message and "\n" not in message and len(message) < 300
+    assert str(tmp_path) in message
+
+
+def test_an_empty_or_comment_only_config_is_the_defaults(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path, "")).values == load_config(candidates=[]).values
+    assert load_config(write(tmp_path, "# nothing\n")).values == load_config(candidates=[]).values
+
+
+def test_the_photo_size_limit_is_a_setting(tmp_path: Path) -> None:
+    assert load_config(candidates=[])["camera.max_megapixels"] == 40
+    assert load_config(write(tmp_path, "camera:\n  max_megapixels: 12\n"))[
+        "camera.max_megapixels"] == 12
+    with pytest.raises(ConfigError, match="camera.max_megapixels"):
+        load_config(write(tmp_path, "camera:\n  max_megapixels: 0\n"))
+
+
+def test_a_config_folder_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="is a folder"):
+        load_config(tmp_path)

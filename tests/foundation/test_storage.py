@@ -40,7 +40,7 @@ def test_a_write_cut_short_leaves_the_old_file(tmp_path: Path,
 
 @pytest.mark.parametrize(("name", "content", "error", "message"), [
     ("s.json", "{bad", StateError, r"not valid JSON: .* at line 1, column 2"),
-    ("s.yaml", "a: [1\n", StateError, "not valid JSON or YAML at line 2"),
+    ("s.yaml", "a: [1\n", StateError, "not valid YAML at line 2"),
     ("s.json", "  \n", StateError, "is empty"),
 ])
 def test_bad_data_files(tmp_path: Path, name: str, content: str, error: type,
