@@ -55,7 +55,7 @@ def complete_gems(garden: Garden) -> list[Gem]:
     return out
 
 
-def _complete_at(garden: Garden, index: int, edge: int) -> bool:
+def complete_at(garden: Garden, index: int, edge: int) -> bool:
     """Whether the edge ``edge`` of the tile laid ``index``-th lies in a complete gem."""
     placement = garden.placements[index]
     tile = garden.tile(placement.tile)
@@ -78,7 +78,7 @@ def bonus_gems(garden: Garden) -> int:
     total = 0
     for i, p in enumerate(garden.placements):
         for a, b in garden.tile(p.tile).lines:
-            if _complete_at(garden, i, a) and _complete_at(garden, i, b):
+            if complete_at(garden, i, a) and complete_at(garden, i, b):
                 total += 1
     return total
 
@@ -114,5 +114,5 @@ def ponds(garden: Garden) -> int:
                if not any(x in (x0, x1) or y in (y0, y1) for x, y in piece))
 
 
-__all__ = ["Gem", "GemCount", "bonus_gems", "complete_gems", "count_gems", "empty_joins",
-           "ponds"]
+__all__ = ["Gem", "GemCount", "bonus_gems", "complete_at", "complete_gems", "count_gems",
+           "empty_joins", "ponds"]

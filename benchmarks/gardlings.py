@@ -1,0 +1,165 @@
+"""Gardlings: counting a 40-tile garden, listing a drawn tile's placements, and solo games.
+
+A plain script, run apart from the tests:
+
+    .venv/bin/python benchmarks/gardlings.py                  # all three, 10,000 solo games
+    .venv/bin/python benchmarks/gardlings.py --games 500      # fewer solo games
+    .venv/bin/python benchmarks/gardlings.py --skip-solo      # the two timings only
+
+1. Gem count of 40-tile gardens of the SAMPLE tiles (a shape mission first, then 39 tiles
+   laid at random legal placements: strips, gardeners, mushroom heads, eggs), every effect
+   counted (plain, triple, bonus and mission gems, ponds, gnomes, the hiring record).
+   Each count starts from a fresh garden value, so nothing cached is reused. Target <= 5 ms.
+2. Every legal placement of a drawn tile (each cell and turn) with the gems each gains, as
+   ``companion hint`` lists them, on the same gardens, for every tile not in the garden.
+   Target <= 20 ms.
+3. Seeded solo games (seed 0 .. N-1) played by the simple bot (draw while the alarm chance
+   is at most 25%, lay each tile where it gains most, buy the dearest tile the money
+   reaches, else a lucky piglet): the tiles-used distribution against the rulebook's
+   Gold/Silver/Bronze table, as a check that the SAMPLE catalogue is plausible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.games.interface import CHANCE, sample_chance
+from companion.gardlings.advice import SimpleBot, ranked_placements
+from companion.gardlings.catalogue import sample_catalogue
+from companion.gardlings.garden import Garden, Placement
+from companion.gardlings.hiring import hiring
+from companion.gardlings.market import setup_market
+from companion.gardlings.placement import legal_placements
+from companion.gardlings.rules import RULES
+from companion.gardlings.solo import medal
+
+SIZE = 40
+
+
+def big_garden(seed: int) -> Garden:
+    """A garden of :data:`SIZE` tiles (the shape mission X1 and 39 tiles at random legal
+    placements, each the first tile of a shuffled order that fits somewhere)."""
+    catalogue = sample_catalogue()
+    rng = random.Random(seed)
+    tiles = [t.id for t in catalogue.tiles.values() if t.edges and not t.is_mission]
+    garden = Garden(catalogue).with_tile(Placement("X1", (0, 0), 0))
+    rng.shuffle(tiles)
+    while len(garden) < SIZE:
+        for tile in tiles:
+            if tile in garden.index:
+                continue
+            options = legal_placements(garden, catalogue[tile])
+            if options:
+                garden = garden.with_tile(rng.choice(options))
+                break
+        else:
+            raise RuntimeError("no tile fits any more")
+    return garden
+
+
+def fresh(garden: Garden) -> Garden:
+    return Garden(garden.catalogue, garden.placements)
+
+
+def time_ms(work: object, repeat: int) -> list[float]:
+    out = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        work()  # type: ignore[operator]
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def quantiles(values: list[float]) -> str:
+    values = sorted(values)
+    p90 = values[int(0.9 * (len(values) - 1))]
+    return f"median {statistics.median(values):.2f} ms, p90 {p90:.2f} ms, max {values[-1]:.2f} ms"
+
+
+def bench_count(gardens: list[Garden]) -> list[float]:
+    market = setup_market(sample_catalogue(), 1)
+    times = []
+    for g in gardens:
+        times += time_ms(lambda g=g: hiring("x", fresh(g), coins=0, alarm=False,
+                                            mission="X1", variant="expert", long_game=False,
+                                            market=market), 20)
+    return times
+
+
+def bench_placements(gardens: list[Garden]) -> tuple[list[float], list[int]]:
+    catalogue = sample_catalogue()
+    times, counts = [], []
+    for g in gardens:
+        for tile in [t for t in catalogue.tiles.values() if t.edges and not t.is_mission
+                     and t.id not in g.index][::4]:
+            t0 = time.perf_counter()
+            found = ranked_placements(fresh(g), tile.id, "X1")
+            times.append((time.perf_counter() - t0) * 1000)
+            counts.append(len(found))
+    return times, counts
+
+
+def solo_game(seed: int) -> tuple[int, str, int]:
+    """(tiles used, how it ended, rounds) of one seeded solo game of the simple bot."""
+    rng = random.Random(seed)
+    bot = SimpleBot()
+    state = RULES.new_game(["Solo"], None, {"seed": seed})
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            state = state._apply(sample_chance(state, rng))
+        else:
+            state = state._apply(bot.choose(state, 0, rng))
+    return state.seats[0].tiles_used, state.ended_by, state.round
+
+
+def bench_solo(games: int, workers: int) -> str:
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(workers) as pool:
+        results = list(pool.map(solo_game, range(games), chunksize=50))
+    seconds = time.perf_counter() - t0
+    won = [used for used, how, _r in results if how == "victory"]
+    medals = Counter(medal(u) for u in won)
+    dist = Counter(won)
+    lines = [f"{games} solo games in {seconds:.0f} s ({workers} workers): "
+             f"{len(won)} won, {games - len(won)} stopped by the 40-round limit"]
+    if won:
+        lines.append(f"tiles used: median {statistics.median(won):.0f}, mean "
+                     f"{statistics.mean(won):.1f}, min {min(won)}, max {max(won)}")
+        lines.append("result (rulebook's table, game to 17): " + ", ".join(
+            f"{name} {medals[name]} ({medals[name] / games:.1%})"
+            for name in ("Gold", "Silver", "Bronze", "Try again!")))
+        lines.append("distribution: " + " ".join(f"{k}:{dist[k]}" for k in sorted(dist)))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10_000, help="solo games (10,000)")
+    parser.add_argument("--workers", type=int, default=2, help="processes for solo games")
+    parser.add_argument("--gardens", type=int, default=10, help="40-tile gardens (10)")
+    parser.add_argument("--skip-solo", action="store_true", help="the two timings only")
+    args = parser.parse_args()
+    sample_catalogue()
+    gardens = [big_garden(seed) for seed in range(args.gardens)]
+    count = bench_count(gardens)
+    print(f"gem count of a {SIZE}-tile garden (every effect, fresh garden): "
+          f"{quantiles(count)} (target <= 5 ms)")
+    times, counts = bench_placements(gardens)
+    print(f"every legal placement of a drawn tile on a {SIZE}-tile garden, with its gems: "
+          f"{quantiles(times)} (target <= 20 ms); {statistics.mean(counts):.0f} placements "
+          f"on average over {len(times)} draws")
+    if not args.skip_solo:
+        print(bench_solo(args.games, args.workers))
+
+
+if __name__ == "__main__":
+    main()
