@@ -10,5 +10,6 @@ GAME = GameInfo(
     max_players=4,
     commands="companion.meadow.commands:COMMANDS",
     rules="companion.meadow.rules:RULES",
+    flow="companion.meadow.screens:play_page",
     settings="companion.meadow.settings:SETTINGS",
 )
