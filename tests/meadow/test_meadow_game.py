@@ -366,3 +366,40 @@ def test_turn_steps_and_nonsense_codes() -> None:
     assert s.rule(PlaceToken("7", "L1")).codes == ("no-token",)
     over = replace(s, turn=Turn("over"))
     assert over.rule(Done()).codes == ("game-over",) and over.legal_actions() == []
+
+
+@quote("You can freely mix them with the base cards by shuffling them into their "
+       "corresponding decks.")
+def test_envelopes_mixed_into_their_decks() -> None:
+    s = RULES.new_game(["Ann", "Ben"], None, {"seed": 1, "envelopes": ["U", "t"]})
+    cards = [c for d in "NWSE" for c in s.board.deck(d)] + [c for c in s.board.spots if c]
+    envs = {s.cat.cards[c].envelope for c in cards}
+    assert envs == {None, "T", "U"}
+    plain = RULES.new_game(["Ann", "Ben"], None, {"seed": 1})
+    assert not any(plain.cat.cards[c].envelope for d in "NWSE" for c in plain.board.deck(d))
+
+
+@quote("The punch board includes a red token with this symbol; if you use cards from this "
+       "envelope, add this token to the other basic goal tokens.")
+def test_big_encounters_goal_token() -> None:
+    seen = set()
+    for seed in range(30):
+        s = RULES.new_game(["Ann", "Ben", "Cat", "Dan"], None,
+                           {"seed": seed, "envelopes": ["U"]})
+        seen.update(s.table.goals)
+        plain = RULES.new_game(["Ann", "Ben", "Cat", "Dan"], None, {"seed": seed})
+        assert "GU" not in plain.table.goals
+    assert "GU" in seen
+
+
+@quote("Players take their turns in clockwise order, starting with the first player.")
+def test_turns_clockwise() -> None:
+    s = started(3)
+    order = []
+    while len(order) < 6:
+        if s.turn.step == "place":
+            order.append(s.turn.seat)
+            s = s.apply(next(a for a in s.legal_actions() if isinstance(a, PlaceToken)))
+        else:
+            s = s.apply(s.legal_actions()[-1])
+    assert order == [0, 1, 2, 0, 1, 2]
