@@ -2,9 +2,10 @@
 
 Screens are drawn elsewhere, by pure functions, as 1-bit Pillow images of the panel's size; this
 module only puts them somewhere: a luma.oled SSD1306/SH1106 over I2C on the Pi, luma's dummy
-device in tests, and off the Pi a recorder (the ``preview`` driver) that keeps every frame for an
-animated GIF and a PNG and, unless told not to, prints each one in the terminal: with no panel,
-the terminal is the screen the user drives the service by.
+device in tests, and off the Pi a recorder (the ``preview`` driver) that keeps the last
+:data:`MAX_FRAMES` frames for an animated GIF and a PNG (a service left running for days keeps
+no more) and, unless told not to, prints each one in the terminal: with no panel, the terminal
+is the screen the user drives the service by.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from PIL import Image
 from companion.errors import DeviceError
 
 _QUADRANTS = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+#: The most frames the ``preview`` display keeps (about 1.5 MB): the GIF shows the last ones.
+MAX_FRAMES = 1000
 
 
 def frame_to_text(image: Image.Image) -> str:
@@ -98,14 +102,15 @@ class Display:
 
 
 class RecordingDisplay(Display):
-    """Off the Pi: keeps every frame with its time on screen, to write as a GIF and PNGs."""
+    """Off the Pi: keeps the last ``max_frames`` frames with their times on screen, to write as
+    a GIF and PNGs; older frames are let go, so memory stays flat however long it runs."""
 
     def __init__(self, device: Any, out_dir: Path | None = None, echo: bool = False,
-                 clock: Any = time.monotonic) -> None:
+                 clock: Any = time.monotonic, max_frames: int = MAX_FRAMES) -> None:
         super().__init__(device, "preview")
         self.out_dir = out_dir
         self.echo = echo
-        self.frames: list[tuple[Image.Image, float]] = []
+        self.frames: deque[tuple[Image.Image, float]] = deque(maxlen=max_frames)
         self._clock = clock
         #: fixed time per frame in the GIF (ms); None keeps the real timing
         self.frame_ms: int | None = None
