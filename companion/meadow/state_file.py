@@ -172,7 +172,13 @@ def parse_state(data: Any, folder: Path | None = None) -> State:
                 raise StateError(f"player {p.name}.bonus: two bonus tokens between "
                                  f"{b.goals[0]} and {b.goals[1]}; only one fits a pair")
             pairs.add(key)
-    return _engine(data, cat, ref, players)
+    try:
+        return _engine(data, cat, ref, players)
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise StateError(f"the fields of a game in progress (board, decks, campfire, table, "
+                         f"turn, rover, tokens) are damaged: {exc!r}") from None
 
 
 def _engine(data: Mapping[str, Any], cat: Catalogue, ref: str,

@@ -124,3 +124,14 @@ def test_rulebook_quotes_are_in_the_rulebook() -> None:
     missing = [q for q in QUOTED if " ".join(q.split()) not in text]
     assert not missing
     assert len(QUOTED) >= 40
+
+
+def test_damaged_game_fields_are_one_line() -> None:
+    data = RULES.dump(RULES.new_game(["Ann", "Ben"], None, {"seed": 2}))
+    data["turn"]["player"] = "Nobody"
+    with pytest.raises(StateError, match="game in progress"):
+        RULES.load(data)
+    data = RULES.dump(RULES.new_game(["Ann"], None, {"seed": 2}))
+    data["rover"] = {"pile": 3}
+    with pytest.raises(StateError):
+        RULES.load(data)
