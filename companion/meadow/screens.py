@@ -43,6 +43,11 @@ def play_page(ctx: Any, session: Session) -> Page:
     return TurnPage(ctx, session, TableGame.from_dict(session.current))
 
 
+def new_seed() -> int:
+    """The seed of Rover's shuffles for a new game (tests fix it)."""
+    return random.SystemRandom().randrange(10 ** 9)
+
+
 def save(ctx: Any, session: Session, game: Any) -> None:
     session.accept(game.to_dict())
     SessionStore(ctx.data_dir).save(session)
@@ -74,7 +79,7 @@ class StartPage(MenuPage):
         if len(self.starts) < len(self.names):
             self._ask()
             return None
-        game = new_table(_cat(), self.names, self.starts, random.SystemRandom().randrange(10 ** 9))
+        game = new_table(_cat(), self.names, self.starts, new_seed())
         save(self.ctx, self.session, game)
         return Replace(TurnPage(self.ctx, self.session, game))
 
@@ -124,7 +129,8 @@ class TurnPage(LiveMenuPage):
 
         return MenuPage("Rover's card: points?", [
             Choice("spot was empty", lambda: chosen(None)),
-            *(Choice(f"{p} points", lambda p=p: chosen(p)) for p in range(10))])
+            *(Choice(f"{p} point{'' if p == 1 else 's'}", lambda p=p: chosen(p))
+              for p in range(10))])
 
     def _token(self) -> Page:
         from companion.meadow.table import token_placed
