@@ -46,8 +46,8 @@ def _hint(args: argparse.Namespace) -> Any:
 def _play_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--solo", action="store_true", help="the solo variant, against Rover")
     p.add_argument("--players", type=int, default=2,
-                   help="players with you, simple bots in the other seats (2-4; default: "
-                        "%(default)s)")
+                   help="players in all, you in the first seat and simple bots in the "
+                        "others (2-4; default: %(default)s)")
     p.add_argument("--seed", type=int, default=1, help="which deal: 0 or more (default: "
                                                        "%(default)s)")
     p.add_argument("--first-game", action="store_true",

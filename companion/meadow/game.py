@@ -44,6 +44,7 @@ from companion.meadow.requirements import (
     Place,
     candidate_places,
     diagnose,
+    place_covers,
     play_card,
     works,
 )
@@ -240,7 +241,14 @@ class State:
 
     # -- ruling -----------------------------------------------------------------------------
     def rule(self, action: Any) -> Ruling:
-        return Ruling(action, tuple(self._violations(action)))
+        violations = tuple(self._violations(action))
+        triggers: dict[str, Any] = {}
+        if not violations and isinstance(action, Play):
+            area = self.players[self.turn.seat]
+            card = self.cat.cards[action.card]
+            triggers = {"points": card.points,
+                        "covers": list(place_covers(area, self.cat, card, action.place))}
+        return Ruling(action, violations, triggers)
 
     def _violations(self, action: Any) -> list[Violation]:
         step = self.turn.step
