@@ -403,3 +403,22 @@ def test_turns_clockwise() -> None:
         else:
             s = s.apply(s.legal_actions()[-1])
     assert order == [0, 1, 2, 0, 1, 2]
+
+
+@quote("You cannot move played cards (of any type) – they must stay where played until the "
+       "end of the game.")
+def test_played_cards_never_move() -> None:
+    s = started(2, seed=8)
+    rng = random.Random(8)
+    while not s.is_terminal():
+        t = s.apply(rng.choice(s.legal_actions()))
+        for old, new in zip(s.players, t.players, strict=True):
+            cols = [c for c in new.meadow if c[0] in {o[0] for o in old.meadow}]
+            assert len(cols) == len(old.meadow)
+            for before, after in zip(old.meadow, cols, strict=True):
+                assert after[:len(before)] == before
+            assert [x.card for x in new.surroundings][:len(old.surroundings)] == \
+                [x.card for x in old.surroundings]
+            for a, b in zip(old.surroundings, new.surroundings, strict=False):
+                assert a.discovery is None or a.discovery == b.discovery
+        s = t
