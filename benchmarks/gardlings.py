@@ -43,6 +43,8 @@ from companion.gardlings.rules import RULES
 from companion.gardlings.solo import medal
 
 SIZE = 40
+#: rounds before a solo game nobody won is given up (far beyond the rulebook's table)
+LIMIT = 60
 
 
 def big_garden(seed: int) -> Garden:
@@ -112,7 +114,7 @@ def solo_game(seed: int) -> tuple[int, str, int]:
     """(tiles used, how it ended, rounds) of one seeded solo game of the simple bot."""
     rng = random.Random(seed)
     bot = SimpleBot()
-    state = RULES.new_game(["Solo"], None, {"seed": seed})
+    state = RULES.new_game(["Solo"], None, {"seed": seed, "round_limit": LIMIT})
     while not state.is_terminal():
         if state.current_player() == CHANCE:
             state = state._apply(sample_chance(state, rng))
@@ -130,7 +132,7 @@ def bench_solo(games: int, workers: int) -> str:
     medals = Counter(medal(u) for u in won)
     dist = Counter(won)
     lines = [f"{games} solo games in {seconds:.0f} s ({workers} workers): "
-             f"{len(won)} won, {games - len(won)} stopped by the 40-round limit"]
+             f"{len(won)} won, {games - len(won)} stopped by the {LIMIT}-round limit"]
     if won:
         lines.append(f"tiles used: median {statistics.median(won):.0f}, mean "
                      f"{statistics.mean(won):.1f}, min {min(won)}, max {max(won)}")

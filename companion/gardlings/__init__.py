@@ -15,4 +15,6 @@ GAME = GameInfo(
     max_players=4,
     commands="companion.gardlings.commands:COMMANDS",
     rules="companion.gardlings.rules:RULES",
+    flow="companion.gardlings.screens:play_page",
+    settings="companion.gardlings.settings:SETTINGS",
 )

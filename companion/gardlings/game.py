@@ -16,8 +16,9 @@ others at the table do"); an alarm or a tile that fits nowhere is final. Engine 
 (``docs/gardlings.md``): a unicorn moves between draws, at most once per draw
 (the rulebook's "at any time" allows more; one is all a player needs to place the next tile,
 and it keeps games finite); a tile that fits nowhere is set aside and goes back into the bag
-at the round's end; the coin supply never runs out; ``round_limit`` rounds (default 40)
-end a game nobody won, the best last-round gems then coins sharing the win.
+at the round's end; the coin supply never runs out; ``round_limit`` rounds (default 30; the
+terminal game and the benchmark take 60) end a game nobody won, the best last-round gems then
+coins sharing the win.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ from companion.gardlings.placement import (
 from companion.gardlings.solo import medal
 
 BUILD, HIRE, OVER = "build", "hire", "over"
+#: rounds after which a game nobody won ends (an engine guard: random play must end)
+ROUND_LIMIT = 30
 
 #: Every code a refusal of Gardlings carries, with its meaning.
 CODES: tuple[tuple[str, str], ...] = (
@@ -66,6 +69,8 @@ CODES: tuple[tuple[str, str], ...] = (
     ("edge", "touching halves do not match"),
     ("split", "the move cuts the garden in pieces"),
     ("not-drawn", "the tile is not the one drawn"),
+    ("first-cell", "the engine lays a garden's first tile at [0, 0] (any cell is legal at "
+                   "the table: a garden has no fixed place)"),
     ("not-in-bag", "the tile is not in the seat's bag"),
     ("empty-bag", "the bag is empty"),
     ("fits", "the drawn tile fits somewhere and must be placed"),
@@ -235,7 +240,7 @@ class State:
     mutating: bool = False
     between: tuple[str | None, ...] = ()
     winners: tuple[str, ...] = ()
-    round_limit: int = 40
+    round_limit: int = ROUND_LIMIT
     last_totals: tuple[int, ...] = ()
     #: how the game ended: ``victory`` (the tile was bought) or ``round-limit``
     ended_by: str = ""
@@ -343,9 +348,11 @@ class State:
             return False
         if isinstance(action, Place):
             tile = self.catalogue[seat.hand] if seat.hand else None
+            first = not seat.garden.placements
             return (tile is not None and action.placement.tile == seat.hand and
                     not sets_off(seat.garden, tile) and
-                    fits(seat.garden, tile, action.placement))
+                    (action.placement.cell == (0, 0) if first else
+                     fits(seat.garden, tile, action.placement)))
         if isinstance(action, Stop):
             return seat.hand is None
         if isinstance(action, Move):
@@ -395,6 +402,8 @@ class State:
                 found = breaches(seat.garden, action.placement)
                 if found:
                     return no(found[0].rule, found[0].message)
+                if not seat.garden.placements and action.placement.cell != (0, 0):
+                    return no("first-cell", "the engine lays a garden's first tile at [0, 0]")
             if isinstance(action, Move):
                 tile_id = action.placement.tile
                 if seat.hand is not None:
@@ -650,7 +659,7 @@ def new_game(catalogue: Catalogue, seats: Sequence[str], variant: str = "basic",
         if held[k]:
             garden = garden.with_tile(Placement(held[k] or "", (0, 0), 0))
         table.append(Seat(name, garden, 0, tuple(sorted(bag)), mission=held[k]))
-    limit = options.get("round_limit", 40)
+    limit = options.get("round_limit", ROUND_LIMIT)
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise StateError("options.round_limit: must be a whole number, 0 for none")
     return State(catalogue, catalogue_ref, tuple(table), market, variant,

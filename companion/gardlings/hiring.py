@@ -91,6 +91,16 @@ class Hiring:
                 "victory": self.victory, **self.extra}
 
 
+def buy_options(total: int, money: int, market: Market) -> tuple[Buy, ...]:
+    """Every non-empty stack the money reaches, dearest first; coins pay what gems lack."""
+    buys = []
+    for s in sorted(market.stacks, key=lambda s: (-cost_of(s.name), s.name)):
+        cost = cost_of(s.name)
+        if s.tiles > 0 and cost <= money:
+            buys.append(Buy(s.name, cost, max(0, cost - total), s.coin))
+    return tuple(buys)
+
+
 def hiring(name: str, garden: Garden, *, coins: int, alarm: bool, mission: str | None,
            variant: str, long_game: bool, market: Market) -> Hiring:
     """What ``name`` may hire this round from ``garden`` and ``coins`` held."""
@@ -102,15 +112,11 @@ def hiring(name: str, garden: Garden, *, coins: int, alarm: bool, mission: str |
     coin_ponds = pond_count if variant == "expert" else 0
     total = gems.total - taken
     money = total + coins + coin_piglets + coin_ponds
-    buys = []
-    for s in sorted(market.stacks, key=lambda s: (-cost_of(s.name), s.name)):
-        cost = cost_of(s.name)
-        if s.tiles > 0 and cost <= money:
-            buys.append(Buy(s.name, cost, max(0, cost - total), s.coin))
+    buys = buy_options(total, money, market)
     mutate = mutations(garden, market) if variant == "expert" and \
         piglets >= PIGLETS_FOR_COIN else ()
     return Hiring(name, gems, gnomes(garden), dragons(garden), alarm, taken, piglets,
-                  pond_count, coins, coin_piglets, coin_ponds, tuple(buys),
+                  pond_count, coins, coin_piglets, coin_ponds, buys,
                   market.piglets > 0, mutate, total >= victory_target(long_game))
 
 
@@ -127,4 +133,4 @@ def winner(hirings: Sequence[Hiring]) -> str | None:
     return able[0].name if len(able) == 1 else None
 
 
-__all__ = ["Buy", "Hiring", "hiring", "victory_target", "winner"]
+__all__ = ["Buy", "Hiring", "buy_options", "hiring", "victory_target", "winner"]

@@ -180,7 +180,8 @@ def play(*, seed: int, seats: int = 2, expert: bool = False, missions: bool = Fa
     out = stdout or sys.stdout
     names = ["You", *(f"Bot {k}" for k in range(1, seats))]
     state = RULES.new_game(names, "expert" if expert else "basic",
-                           {"seed": seed, "missions": missions, "long_game": long_game})
+                           {"seed": seed, "missions": missions, "long_game": long_game,
+                            "round_limit": 60})
     rng = random.Random(seed)
     bot = SimpleBot()
     kind = "solo game" if seats == 1 else f"{seats} players"

@@ -24,7 +24,7 @@ from typing import Any
 
 from companion.errors import StateError
 from companion.gardlings.catalogue import Catalogue, catalogue_for
-from companion.gardlings.game import BUILD, HIRE, OVER, Seat, State
+from companion.gardlings.game import BUILD, HIRE, OVER, ROUND_LIMIT, Seat, State
 from companion.gardlings.garden import ROTATIONS, Garden, Placement
 from companion.gardlings.market import parse_market
 from companion.storage import read_data_file
@@ -209,7 +209,7 @@ def parse_state(data: Any, base: Path = Path("."), strict: bool = True) -> State
                  long_game, phase, _whole(data.get("round", 1), "round", 1),
                  _whole(data.get("start_player", 0), "start_player", 0, n - 1), drawing,
                  to_hire, _flag(data.get("mutating", False), "mutating"), between,
-                 tuple(winners_raw), _whole(data.get("round_limit", 40), "round_limit", 0),
+                 tuple(winners_raw), _whole(data.get("round_limit", ROUND_LIMIT), "round_limit", 0),
                  tuple(_whole(v, "last_totals", -999) for v in totals_raw), ended_by)
 
 
