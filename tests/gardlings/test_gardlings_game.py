@@ -222,3 +222,25 @@ def test_solo_games_end_with_the_rulebooks_result() -> None:
 
 def test_the_test_catalogue_is_whole() -> None:
     assert CATALOGUE["M"].lines == ((1, 2), (3, 4))
+
+
+def test_missions_pass_on_at_the_round_end() -> None:
+    state = RULES.new_game(["Ann", "Ben"], None, {"seed": 6, "missions": True})
+    held = [s.mission for s in state.seats]
+    between = state.between
+    for i in range(2):
+        state = state.apply(Stop(i))
+    while state.phase == HIRE:
+        state = state.apply(Pass(state.to_hire[0]))
+    assert [s.mission for s in state.seats] == list(between)
+    assert state.between == (held[1], held[0])
+    assert all(s.garden.placements[0].tile == s.mission for s in state.seats)
+    assert state.start == 1 and state.round == 2
+
+
+def test_the_round_limit_ends_a_game_nobody_won() -> None:
+    state = RULES.new_game(["Ann"], None, {"seed": 1, "round_limit": 1})
+    state = state.apply(Stop(0)).apply(Pass(0))
+    assert state.is_terminal() and state.ended_by == "round-limit"
+    sheet = state.score_sheet()
+    assert sheet.winners == ("Ann",) and "nobody bought the victory tile" in sheet.result

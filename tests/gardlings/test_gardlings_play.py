@@ -35,3 +35,15 @@ def test_quit_and_a_bad_seed() -> None:
     assert out.getvalue().endswith("Bye.\n")
     with pytest.raises(StateError):
         play(seed=-1, seats=1, stdin=io.StringIO(""), stdout=io.StringIO())
+
+
+def test_play_from_the_command_line(monkeypatch, capsys) -> None:
+    from companion.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("2\nq\n"))
+    assert main(["play", "gardlings", "--solo", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "solo game, shuffle #3" in out and out.endswith("Bye.\n")
+    with pytest.raises(SystemExit) as info:
+        main(["play", "gardlings", "--seed", "-1"])
+    assert info.value.code == 2 and "--seed must be 0 or more" in capsys.readouterr().err
