@@ -90,3 +90,15 @@ def tell_plan(state: State, turns: list[tuple[Action, ...]]) -> tuple[list[TurnS
     if state.phase != OVER:
         raise ValueError("the plan does not reach the end of the game")
     return stories, state
+
+
+def best_turn_line(state: State, turns: list[tuple[Action, ...]], score: int,
+                   optimal: bool = False) -> str:
+    """One short line for a screen while the search goes on: the best plan's score so far and
+    what to do this turn (its actions, or the growth in the sunlight phase)."""
+    if not turns:
+        return f"score {score}"
+    story, _ = tell_turn(state, turns[0])
+    doing = story.actions if state.turn != SUNLIGHT_TURN else story.growth
+    what = "; ".join(doing) if doing else "no actions"
+    return f"{'Best' if optimal else 'So far'} {score}: {what}"

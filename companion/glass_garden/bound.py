@@ -40,7 +40,8 @@ from companion.glass_garden.critter import DARK_TURNS
 from companion.glass_garden.deck import RESOURCES, SPROUT, Critter, CritterSide, Deck, Step
 from companion.glass_garden.fertile_zone import payable_kinds
 from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT_TURN
-from companion.glass_garden.scoring import MAX_SCORE, score
+from companion.glass_garden.scoring import MAX_SCORE
+from companion.glass_garden.sunlight import in_use
 
 if TYPE_CHECKING:
     from companion.glass_garden.game import State
@@ -316,7 +317,8 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
     """
     deck = state.deck
     g = state.garden
-    lit = [i for i in range(6) if g.glass >> i & 1]
+    ready = _ready_glass(state)
+    lit = [i for i in range(6) if ready >> i & 1]
     cand = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
     pending_shifts = sum(q.step.kind == "shift" for q in state.pending)
     pending_flips = sum(q.step.kind == "flip_glass" for q in state.pending)
@@ -464,6 +466,14 @@ def _top_cap(state: State, facts: _Facts, soil: list[int], glass_ups: int) -> in
     return 8 - (final + 1) // 2
 
 
+def _ready_glass(state: State) -> int:
+    """The sunlit cards whose bonus may still be used: a card whose bonus is under way is still
+    sunlit (it flips back when the bonus is over, see :mod:`sunlight`), but its steps are
+    counted among the pending ones."""
+    glass = state.garden.glass
+    return glass & ~in_use(state) if state.pending else glass
+
+
 def growable(state: State) -> int:
     """Bit mask of the plants that are, or may still become, succulents."""
     return _facts(state.deck).may_grow(state.garden.grown)
@@ -493,7 +503,7 @@ def upper_bound(state: State) -> int:
     budget += sum(facts.ups[p] for p in soil)
     budget += sum(1 for q in state.pending if _can_rise(q.step))
     # glass: each use needs a sunlit card: those lit now, plus one per lighting still possible
-    glass_ups = sum(facts.glass_ups[i] for i in range(6) if g.glass >> i & 1)
+    glass_ups = facts.lit_ups[_ready_glass(state)]
     glass_ups += lightings * facts.max_glass_ups
     budget += glass_ups
     rows = g.rows
@@ -512,24 +522,28 @@ def upper_bound(state: State) -> int:
 def guess(state: State) -> float:
     """A quick estimate of the final score, for ordering moves and the beam (not a bound):
     the score now, plus something for each soil plant payable now, for plants high up, and
-    for the rises the sunlit glass cards will give at the end."""
+    for the rises the sunlit glass cards will give at the end. (Worked out for every outcome
+    of every turn the search expands, so it avoids the generic helpers.)"""
     g = state.garden
-    deck = state.deck
-    facts = _facts(deck)
-    value = float(score(g))
+    rows = g.rows
     grown = g.grown
+    top = low = value = 0
+    for p in range(8):
+        if grown >> p & 1:
+            if rows[p]:
+                value += 1
+                low += 1
+            else:
+                value += 2
+    facts = _facts(state.deck)
     if grown != 0xFF:
-        table = payable_kinds(deck, g)
+        table = payable_kinds(state.deck, g)
         if table:
             value += 0.6 * sum(1 for p, cost in enumerate(facts.costs)
                                if not grown >> p & 1 and (cost == "any" or cost in table))
-    rows = g.rows
-    glass_ups = facts.lit_ups[g.glass]
+    glass_ups = facts.lit_ups[_ready_glass(state)]
     if state.turn >= SUNLIGHT_TURN:
-        low = sum(1 for p in range(8) if grown >> p & 1 and rows[p] > 0)
         return value + min(low, glass_ups)
     top = rows.count(0)
-    value += 0.25 * top
-    value -= 0.15 * rows.count(2)
-    value += 0.35 * min(glass_ups, 8 - top + 2)
-    return value
+    return (value + 0.25 * top - 0.15 * rows.count(2)
+            + 0.35 * min(glass_ups, 8 - top + 2))

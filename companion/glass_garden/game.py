@@ -122,6 +122,8 @@ class State:
             state = growing.grow_paid(self, action)
         else:
             raise IllegalAction(f"not an action of the {self.phase} step: {action!r}", WRONG_STEP)
+        if self.phase == SUNLIGHT:  # a glass card flips back once its bonus is over
+            return sunlight.after_step(self, action, state.settle())
         return state.settle()
 
     def is_terminal(self) -> bool:

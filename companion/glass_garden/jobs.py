@@ -23,11 +23,14 @@ SAMPLE_WARNING = ("NOTE: this uses the SAMPLE deck (invented cards, not the prin
                   "transcribe your own deck for real advice.")
 
 
-def advise(state: State, seconds: float) -> tuple[dict[str, Any], list[str]]:
-    """The advice for ``state`` as the report's data and text lines."""
+def advise(state: State, seconds: float, result: Result | None = None
+           ) -> tuple[dict[str, Any], list[str]]:
+    """The advice for ``state`` as the report's data and text lines (from ``result`` when a
+    search already ran, e.g. on the screen's worker thread)."""
     if state.phase == OVER:
         raise StateError("turn: the game is over, there is nothing left to advise")
-    result: Result = solve(state, seconds)
+    if result is None:
+        result = solve(state, seconds)
     stories, final = tell_plan(state, result.plan.turns)
     if final.score() != result.plan.score:
         raise CompanionError("internal error: the plan does not replay to its score")
@@ -69,7 +72,7 @@ def advise(state: State, seconds: float) -> tuple[dict[str, Any], list[str]]:
                  f"{verdict}")
     lines.append("Plan:")
     lines.extend("  " + s.line() for s in stories)
-    lines.append(f"(greedy would reach {result.greedy_score}; {result.nodes} states explored "
+    lines.append(f"(first plan {result.greedy_score}; {result.nodes} states explored "
                  f"in {result.seconds:.1f}s)")
     return data, lines
 

@@ -123,10 +123,23 @@ class TurnPage(LiveMenuPage):
         state = self.tracker.state
 
         def work(progress: Progress) -> Page:
+            import time
+
+            from companion.glass_garden.advice import best_turn_line
             from companion.glass_garden.jobs import advise
+            from companion.glass_garden.solver import Advisor
 
             progress.update(None, f"Thinking (up to {seconds:.0f} s)...")
-            _data, lines = advise(state, seconds)
+            # the search runs on; the best turn so far is shown as it improves
+            advisor = Advisor(state, seconds)
+            while advisor.running and not progress.cancelled.is_set():
+                now = advisor.poll()
+                if now is not None:
+                    progress.update(min(1.0, now.seconds / seconds), best_turn_line(
+                        state, now.plan.turns, now.plan.score, now.optimal))
+                time.sleep(0.1)
+            result = advisor.stop()
+            _data, lines = advise(state, seconds, result)
             return TextPage("Advice", lines)
 
         return TaskPage("Advice", "Thinking...", work)

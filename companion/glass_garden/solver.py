@@ -1,41 +1,58 @@
 """The greedy one-turn policy (the baseline) and the anytime solver that must beat it.
 
-Both work turn by turn over :func:`turns.turn_outcomes` (every distinct outcome of a turn) and
-finish the game with the exact sunlight search. The solver:
+Both work turn by turn over the outcomes of whole turns (:mod:`expand`: every distinct state at
+the start of the next turn) and finish the game with the exact sunlight search. The solver is
+*anytime*: it always holds a whole legal plan, improves it in stages, and stops at its deadline
+(checked every few milliseconds, inside turn expansions too) or as soon as the plan meets the
+proven bound. The stages, always in the same order so that what a run has found after ``t``
+seconds does not depend on how long it was given (one long run measures every shorter one):
 
-1. plays the greedy policy to have a whole plan at once (typically under a second). With less
-   than :data:`QUICK_SECONDS` to think, the greedy plan itself is cut off at
-   :data:`QUICK_SHARE` of the time and the rest of the game is finished by a move-free policy
-   (:func:`quick_turn`), so a legal whole plan, and a first turn at least as good as greedy's
-   first turns played so far, comes back within the time asked;
-2. runs beam searches of growing width, ranking states by :func:`bound.guess`, each wider one
-   only when it can finish in the time left (its cost guessed from the last one's), and when
-   the next width would not, one last beam as wide as fits;
-3. spends the rest of its time in a depth-first branch and bound over whole turns, children
-   in ``guess`` order, cutting every state whose :func:`bound.upper_bound` cannot beat the best
-   plan, with a transposition table of states already searched to the end and a table of the
-   bounds already worked out. The sunlight phase of each leaf is searched exactly within a
-   node budget; when a whole pass ends unproven only because some of those searches were cut
-   short, the pass is repeated with 4 times the budget (from a late turn this is what proves).
+1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
+   in milliseconds, so a whole plan and its first turn exist at once;
+2. beam searches of widths :data:`BEAM_WIDTHS`, ranking states by :func:`bound.guess` and
+   keeping only states whose :func:`bound.upper_bound` beats the best plan. They expand turns
+   *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
+   growing step only from the :data:`GROWERS` most promising gardens (the growing sequences
+   are most of a full expansion's cost);
+3. a depth-first branch and bound over whole turns with full expansions, children in ``guess``
+   order, cutting every state whose bound cannot beat the best plan, with a transposition table
+   of states searched to the end (a state is settled also when one with the same garden and a
+   superset of sunlit glass was: dominance, below) and the bounds worked out once. Each leaf's
+   sunlight phase is searched (:mod:`sunsearch`) within a node budget; when a whole pass ends
+   unproven only because some of those searches were cut short, it is repeated with 4 times
+   the budget.
+
+Dominance: a state whose garden equals one already searched to the end but with no more
+sunlit glass cards is settled too. A sunlit card never hurts: glass matters only to the
+sunlight phase's bonuses (the state with more lit cards can use every card the other uses, and
+ignore the rest), to lighting by an edge growth (a lit card just stays lit) and to
+``flip_glass`` steps (which light a dark card: the state with more lit cards keeps a superset
+whatever the other picks), so the best score from it is never below the other's
+(``test_gg_search.py`` checks it exhaustively). Dropping such outcomes among a turn's outcomes
+was tried and removed: 1 in 16,000 outcomes was dominated, for a tenth of the expansion time.
 
 It reports the best plan found, the proven bound (the best score, or the largest bound of a
 root outcome not yet searched to the end) and ``optimal`` only when the two meet. Every wait
-reads ``clock`` (``time.monotonic`` unless a test passes a fake one).
+reads ``clock`` (``time.monotonic`` unless a test or the benchmark passes another, such as
+``time.process_time`` to count CPU seconds on a shared machine). :class:`Advisor` runs a solver
+on a worker thread so a screen can show the best turn so far while it improves.
 """
 
 from __future__ import annotations
 
-import itertools
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.glass_garden import expand
 from companion.glass_garden.actions import Action, Done, Grow, Move, Skip, UseGlass
 from companion.glass_garden.bound import guess, upper_bound
-from companion.glass_garden.game import ACTIONS, OVER, SUNLIGHT, State
+from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT, State
 from companion.glass_garden.scoring import MAX_SCORE
-from companion.glass_garden.turns import OutOfTime, Path, SunlightSolver, turn_outcomes
+from companion.glass_garden.sunsearch import SunSearch
+from companion.glass_garden.turns import OutOfTime, Path
 
 
 @dataclass
@@ -54,24 +71,33 @@ class Result:
     optimal: bool
     nodes: int
     seconds: float
-    greedy_score: int
+    greedy_score: int  # the first plan's score (the search-free policy's)
     log: list[str] = field(default_factory=list)
+    #: (seconds, nodes, score) each time the plan improved, and when it was proven optimal
+    events: list[tuple[float, int, int]] = field(default_factory=list)
+    proven_at: float | None = None
 
 
-#: The beam searches run before the branch and bound, in order (each as time allows).
-BEAM_WIDTHS: tuple[int, ...] = (2, 8, 24, 64, 160, 400)
-#: The share of the time left that the last, widest beam is sized to fill.
-BEAM_FILL = 0.8
-#: Below this many seconds the greedy plan is not always completed (see the module's text).
-QUICK_SECONDS = 2.0
-#: The share of a short time limit the greedy plan may use before it is cut off.
-QUICK_SHARE = 0.6
-
+#: The beam searches, in order (each a whole beam; the next one only when time is left).
+BEAM_WIDTHS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128)
+#: Gardens after the actions step that :func:`sketch_turn` finishes and compares.
+SKETCH_TRIES = 4
+#: Gardens after the actions step whose growing step a beam explores (see the module's text).
+GROWERS = 8
+#: Kept for callers: below this many seconds a plan used to be cut short. The anytime solver
+#: has a whole plan within milliseconds, whatever the time.
+QUICK_SECONDS = 0.2
+#: Sunlight-search nodes spent polishing a newly found best plan whose sunlight search was cut.
+POLISH_NODES = 2_000
+#: Sunlight-search nodes for each leaf of a beam (the branch and bound gives each 400).
+BEAM_SUN_NODES = 100
 #: The largest node budget of one sunlight search when a finished pass is repeated.
 SUN_NODES_MAX = 100_000
+#: Turn outcomes kept in the expansion caches (all lists together) before they are emptied:
+#: the search's memory (a cached outcome costs about 0.5 kB).
+CACHE_CHILDREN = 250_000
 
 Clock = Callable[[], float]
-
 
 _MEMO_LIMIT = 400_000  # states a memo holds before it starts again (memory, not results)
 
@@ -86,28 +112,41 @@ def _memo(table: dict[State, Any], state: State, compute: Callable[[State], Any]
     return hit
 
 
+def _glass_free(state: State) -> tuple[object, ...]:
+    """Everything about a state but its sunlit glass (for dominance)."""
+    g = state.garden
+    return (g.cols, g.rows, g.grown, g.critter_side, state.turn, state.phase, state.actions_left,
+            state.used, state.protected, state.pending)
+
+
 class Search:
     """Shared machinery: cached turn outcomes and bounds, and the exact sunlight search."""
 
-    def __init__(self, deadline: float | None = None, cache_limit: int = 4000,
+    def __init__(self, deadline: float | None = None, cache_limit: int = CACHE_CHILDREN,
                  sun_nodes: int = 400, clock: Clock = time.monotonic) -> None:
         self.deadline = deadline
         self.clock = clock
-        self.sun = SunlightSolver(node_limit=sun_nodes, deadline=deadline, clock=clock)
+        self.stop = threading.Event()
+        self.sun = SunSearch(node_limit=sun_nodes, deadline=deadline, clock=clock,
+                             stop=self.stop.is_set)
         self.cache: dict[State, list[tuple[State, Path]]] = {}
+        self.light_cache: dict[State, list[tuple[State, Path]]] = {}
         self.cache_limit = cache_limit
+        self.cached = 0  # outcomes held by both caches
         self.bounds: dict[State, int] = {}
         self.guesses: dict[State, float] = {}
         self.nodes = 0
         self.unproven = 0  # the largest bound of a sunlight search cut short
 
     def check_time(self) -> None:
-        if self.deadline is not None and self.clock() > self.deadline:
+        if self.stop.is_set() or (self.deadline is not None and self.clock() > self.deadline):
             raise OutOfTime
 
+    def set_deadline(self, deadline: float | None) -> None:
+        self.deadline = self.sun.deadline = deadline
+
     def guess(self, state: State) -> float:
-        """:func:`bound.guess`, worked out once per state (children are ranked twice: when a
-        state is expanded and again in the beam)."""
+        """:func:`bound.guess`, worked out once per state."""
         return _memo(self.guesses, state, guess)
 
     def bound(self, state: State) -> int:
@@ -115,49 +154,59 @@ class Search:
         function, so it never changes a result)."""
         return _memo(self.bounds, state, upper_bound)
 
-    def outcomes(self, state: State) -> list[tuple[State, Path]]:
-        hit = self.cache.get(state)
+    def _expand(self, state: State, table: dict[State, list[tuple[State, Path]]],
+                growers: int | None) -> list[tuple[State, Path]]:
+        hit = table.get(state)
         if hit is not None:
             return hit
         self.check_time()
         self.nodes += 1
-        kids = sorted(turn_outcomes(state).items(), key=lambda kv: -self.guess(kv[0]))
-        if len(self.cache) < self.cache_limit:
-            self.cache[state] = kids
+        found = expand.outcomes(state, self.check_time, growers)
+        kids = sorted(found.items(), key=lambda kv: -self.guess(kv[0]))
+        if self.cached + len(kids) > self.cache_limit:
+            self.cache.clear()
+            self.light_cache.clear()
+            self.cached = 0
+        table[state] = kids
+        self.cached += len(kids)
         return kids
 
-    def finish(self, state: State) -> tuple[int, Path]:
-        """Exact best of the sunlight phase (or the score of a finished game)."""
+    def outcomes(self, state: State) -> list[tuple[State, Path]]:
+        """Every outcome of the turn (best guess first)."""
+        return self._expand(state, self.cache, None)
+
+    def light(self, state: State) -> list[tuple[State, Path]]:
+        """The outcomes of a light expansion (:func:`expand.outcomes` with :data:`GROWERS`);
+        the full list when one is cached."""
+        hit = self.cache.get(state)
+        if hit is not None:
+            return hit
+        return self._expand(state, self.light_cache, GROWERS)
+
+    def finish(self, state: State, alpha: int = -1) -> tuple[int, Path]:
+        """Best of the sunlight phase (or the score of a finished game); a score of -1 when
+        the state cannot beat ``alpha`` (see :class:`sunsearch.SunSearch`). A search cut short
+        by its node budget leaves its bound in ``unproven``."""
         if state.phase == OVER:
             return state.score(), ()
-        value, path, exact = self.sun.solve(state)
+        if len(self.sun.memo) > _MEMO_LIMIT:
+            self.sun.memo.clear()
+        value, path, exact, high = self.sun.solve(state, alpha)
         if not exact:
-            self.unproven = max(self.unproven, self.bound(state))
+            self.unproven = max(self.unproven, high)
         return value, path
 
-    def rollout(self, state: State, cut_off: bool = False) -> Plan:
-        """Play turn by turn choosing the best one-turn outcome (score, then guess). With
-        ``cut_off``, running out of time finishes the game with :func:`quick_turn` instead of
-        raising :class:`OutOfTime`."""
+    def rollout(self, state: State) -> Plan:
+        """Play turn by turn choosing the best one-turn outcome (score, then guess)."""
         turns: list[Path] = []
         states: list[State] = []
-        try:
-            while state.phase not in (SUNLIGHT, OVER):
-                kids = self.outcomes(state)
-                nxt, path = max(kids, key=lambda kv: (kv[0].score(), self.guess(kv[0])))
-                states.append(state)
-                turns.append(path)
-                state = nxt
-            value, path = self.finish(state)
-        except OutOfTime:
-            if not cut_off:
-                raise
-            while state.phase != OVER:
-                nxt, path = quick_turn(state)
-                states.append(state)
-                turns.append(path)
-                state = nxt
-            return Plan(state.score(), turns, states)
+        while state.phase not in (SUNLIGHT, OVER):
+            kids = self.outcomes(state)
+            nxt, path = max(kids, key=lambda kv: (kv[0].score(), self.guess(kv[0])))
+            states.append(state)
+            turns.append(path)
+            state = nxt
+        value, path = self.finish(state)
         if state.phase == SUNLIGHT:
             states.append(state)
             turns.append(path)
@@ -167,7 +216,7 @@ class Search:
 def quick_turn(state: State) -> tuple[State, Path]:
     """One turn (or the sunlight phase) by a policy that needs no search: take no actions, grow
     whatever can grow, use every sunlit glass card, and for an effect or bonus step prefer
-    moving a succulent up. Fast (milliseconds) and always legal; used only when time is up."""
+    moving a succulent up. Fast (milliseconds) and always legal: the solver's first plan."""
     turn = state.turn
     path: list[Action] = []
     while state.phase != OVER and state.turn == turn:
@@ -194,13 +243,65 @@ def _quick_action(state: State, actions: list[Action]) -> Action:
     return Done()
 
 
+def quick_plan(state: State) -> Plan:
+    """The whole game by :func:`quick_turn`."""
+    turns: list[Path] = []
+    states: list[State] = []
+    while state.phase != OVER:
+        nxt, path = quick_turn(state)
+        states.append(state)
+        turns.append(path)
+        state = nxt
+    return Plan(state.score(), turns, states)
+
+
+def sketch_turn(state: State, tick: Callable[[], None]) -> tuple[State, Path]:
+    """One turn by a cheap one-step policy: of the gardens the actions step can leave, the
+    :data:`SKETCH_TRIES` best by :func:`bound.guess` before growing are each finished by
+    :func:`quick_turn`, and the best outcome (score, then guess) is taken. Tens of
+    milliseconds a turn: the solver's second plan, far better than the first."""
+    if not expand.at_turn_start(state):
+        return quick_turn(state)
+    ranked = []
+    for garden, path in expand.after_actions(state, tick).items():
+        grow = State(state.table, garden, state.turn, GROW, state.actions_left - len(path))
+        ranked.append((guess(grow), len(ranked), grow, path))
+    ranked.sort(key=lambda t: (-t[0], t[1]))
+    best: tuple[tuple[int, float], State, Path] | None = None
+    for _, _, grow, path in ranked[:SKETCH_TRIES]:
+        tick()
+        if len(path) < state.actions_left:
+            path = (*path, Done())
+        nxt, rest = quick_turn(grow)
+        key = (nxt.score(), guess(nxt))
+        if best is None or key > best[0]:
+            best = (key, nxt, (*path, *rest))
+    assert best is not None
+    return best[1], best[2]
+
+
+def sketch_plan(state: State, tick: Callable[[], None]) -> Plan:
+    """The whole game by :func:`sketch_turn` (the sunlight phase by :func:`quick_turn`)."""
+    turns: list[Path] = []
+    states: list[State] = []
+    while state.phase != OVER:
+        nxt, path = sketch_turn(state, tick)
+        states.append(state)
+        turns.append(path)
+        state = nxt
+    return Plan(state.score(), turns, states)
+
+
 def greedy(state: State, deadline: float | None = None) -> Plan:
     """The baseline: each turn, the outcome with the best score after it (ties: ``guess``)."""
     return Search(deadline).rollout(state)
 
 
-def plan_through(search: Search, chain: list[tuple[State, Path]], last: State) -> Plan:
-    value, path = search.finish(last)
+def plan_through(search: Search, chain: list[tuple[State, Path]], last: State, alpha: int = -1
+                 ) -> Plan:
+    """The plan of ``chain`` (state, path per turn) ending in ``last``, with its sunlight phase
+    searched (score -1 when it cannot beat ``alpha``)."""
+    value, path = search.finish(last, alpha)
     states = [s for s, _ in chain]
     turns = [p for _, p in chain]
     if last.phase == SUNLIGHT:
@@ -210,73 +311,83 @@ def plan_through(search: Search, chain: list[tuple[State, Path]], last: State) -
 
 
 class Solver(Search):
-    def __init__(self, root: State, seconds: float, clock: Clock = time.monotonic) -> None:
+    """The anytime search from ``root`` (see the module's text): :meth:`run` until a deadline,
+    :meth:`result` at any moment (from another thread too)."""
+
+    def __init__(self, root: State, seconds: float | None = None,
+                 clock: Clock = time.monotonic) -> None:
         self.start = clock()
-        super().__init__(self.start + seconds, clock=clock)
+        super().__init__(None if seconds is None else self.start + seconds, clock=clock)
         self.seconds = seconds
         self.root = root
         self.best: Plan | None = None
+        self.first_score = 0
         self.closed: set[State] = set()
+        self.closed_glass: dict[tuple[object, ...], list[int]] = {}
         self.log: list[str] = []
+        self.events: list[tuple[float, int, int]] = []
+        self.proven_at: float | None = None
+        self.finished = False
+
+    def elapsed(self) -> float:
+        return self.clock() - self.start
 
     def offer(self, plan: Plan, how: str) -> None:
         if self.best is None or plan.score > self.best.score:
             self.best = plan
-            self.log.append(f"{self.clock() - self.start:.2f}s {how}: {plan.score}")
+            t = self.elapsed()
+            self.log.append(f"{t:.2f}s {how}: {plan.score}")
+            self.events.append((round(t, 4), self.nodes + self.sun.nodes, plan.score))
+            self.polish()
 
+    def alpha(self) -> int:
+        """The score a leaf must beat to matter."""
+        return -1 if self.best is None else self.best.score
+
+    def done(self) -> bool:
+        """Whether the best plan meets the root's bound (nothing is left to search)."""
+        assert self.best is not None
+        return self.best.score >= min(MAX_SCORE, self.bound(self.root))
+
+    # -- stage 2: beams -----------------------------------------------------------------
     def beam(self, width: int) -> None:
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
         while layer:
             nxt: dict[State, list[tuple[State, Path]]] = {}
             for state, chain in layer:
                 if state.phase in (SUNLIGHT, OVER):
-                    self.offer(plan_through(self, chain, state), f"beam {width}")
+                    self.offer(plan_through(self, chain, state, self.alpha()), f"beam {width}")
                     continue
-                for child, path in self.outcomes(state):
+                for child, path in self.light(state):
                     if child not in nxt:
                         nxt[child] = [*chain, (state, path)]
             ranked = sorted(nxt.items(), key=lambda kv: -self.guess(kv[0]))
-            best = self.best.score if self.best else -1
+            assert self.best is not None
             layer = []
             for kv in ranked:  # the bound only for as many as the beam keeps
-                if self.bound(kv[0]) > best:
+                self.check_time()
+                if self.bound(kv[0]) > self.best.score:
                     layer.append(kv)
                     if len(layer) == width:
                         break
 
-    def beams(self) -> None:
-        """The beam searches of :data:`BEAM_WIDTHS`, in order, then ever wider ones. The first
-        two always run (as time allows); a wider one runs only when its cost, guessed from the
-        last beam's time in proportion to the width, fits in the time left, as a beam cut short
-        gives nothing. When the next width does not fit, one beam as wide as fits in the time
-        left runs instead (a whole plan is only ever found at the end of a beam, and at the
-        root the bound is rarely below the best score, so the branch and bound after it mostly
-        searches for a better plan, which a wide beam does better)."""
-        assert self.best is not None and self.deadline is not None
-        last: tuple[int, float] | None = None
-        for i in itertools.count():
-            width = BEAM_WIDTHS[i] if i < len(BEAM_WIDTHS) else int(last[0] * 2.5) if last else 1
-            if self.best.score >= self.bound(self.root):
-                return
-            now = self.clock()
-            final = False
-            if i >= 2 and last is not None:
-                per_width = max(last[1], 1e-3) / last[0]
-                if now + per_width * width > self.deadline:
-                    width = int(BEAM_FILL * (self.deadline - now) / per_width)
-                    if width <= last[0]:
-                        return
-                    final = True  # the last beam: as wide as fits
-            self.beam(width)
-            last = (width, self.clock() - now)
-            if final:
-                return
+    # -- stage 3: branch and bound -------------------------------------------------------
+    def is_closed(self, state: State) -> bool:
+        if state in self.closed:
+            return True
+        masks = self.closed_glass.get(_glass_free(state))
+        glass = state.garden.glass
+        return masks is not None and any(m & glass == glass for m in masks)
+
+    def close(self, state: State) -> None:
+        self.closed.add(state)
+        self.closed_glass.setdefault(_glass_free(state), []).append(state.garden.glass)
 
     def dfs(self, state: State, chain: list[tuple[State, Path]]) -> None:
         if state.phase in (SUNLIGHT, OVER):
-            self.offer(plan_through(self, chain, state), "branch and bound")
+            self.offer(plan_through(self, chain, state, self.alpha()), "branch and bound")
             return
-        if state in self.closed:
+        if self.is_closed(state):
             return
         for child, path in self.outcomes(state):
             assert self.best is not None
@@ -285,62 +396,83 @@ class Solver(Search):
             if self.bound(child) <= self.best.score:
                 continue
             self.dfs(child, [*chain, (state, path)])
-        self.closed.add(state)
+        self.close(state)
 
     def polish(self) -> None:
-        """Search the best plan's sunlight phase further, in the time kept for it."""
+        """Search the best plan's sunlight phase further when its search was cut short."""
         assert self.best is not None
         plan = self.best
         if not plan.states or plan.states[-1].phase != SUNLIGHT:
             return
         last = plan.states[-1]
-        self.sun.deadline = max(self.clock() + 0.02, self.start + self.seconds)
-        self.sun.node_limit = 50_000
-        try:
-            value, path, _ = self.sun.solve(last)
-        except OutOfTime:
+        hit = self.sun.memo.get(last)
+        if hit is not None and hit[0] >= hit[2]:
             return
+        limit = self.sun.node_limit
+        self.sun.node_limit = max(limit, POLISH_NODES)
+        try:
+            value, path, _, _ = self.sun.solve(last, plan.score)
+        finally:
+            self.sun.node_limit = limit
         if value > plan.score:
-            self.offer(Plan(value, [*plan.turns[:-1], path], plan.states), "sunlight polish")
+            self.best = Plan(value, [*plan.turns[:-1], path], plan.states)
+            self.log.append(f"{self.elapsed():.2f}s sunlight polish: {value}")
+            self.events.append((round(self.elapsed(), 4), self.nodes + self.sun.nodes, value))
 
     def settled(self, state: State) -> bool:
         """Whether the search has proven that nothing under ``state`` beats the best plan."""
-        if state in self.closed or state.phase == OVER:
+        if state.phase == OVER or self.is_closed(state):
             return True
         if state.phase == SUNLIGHT:
             hit = self.sun.memo.get(state)
-            return hit is not None and hit[2]
+            assert self.best is not None
+            return hit is not None and (hit[0] >= hit[2] or hit[2] <= self.best.score)
         return False
 
     def root_bound(self) -> int:
+        """The proven bound: the root's, or, once its children are known, the largest bound of
+        a child not searched to the end (only bounds already worked out are read, so it costs
+        no search time)."""
         assert self.best is not None
-        if self.root.phase in (SUNLIGHT, OVER) or self.root in self.closed:
-            return max(self.best.score, self.unproven)
         top = max(self.best.score, self.unproven)
-        if self.root not in self.cache:
-            return max(top, self.bound(self.root))
-        for child, _ in self.cache[self.root]:
-            if top >= MAX_SCORE:
-                break  # nothing can raise it further: skip the remaining bounds
+        if self.root.phase in (SUNLIGHT, OVER) or self.is_closed(self.root):
+            return top
+        own = min(MAX_SCORE, self.bound(self.root))
+        kids = self.cache.get(self.root)
+        if kids is None:
+            return max(self.best.score, own)
+        for child, _ in kids:
+            if top >= own:
+                return own
             if not self.settled(child):
-                top = max(top, self.bound(child))
-        return top
+                b = self.bounds.get(child)
+                top = max(top, own if b is None else b)
+        return min(own, top)
 
-    def run(self) -> Result:
-        # the greedy plan is completed whatever the time limit, unless that is very short
-        quick = self.seconds < QUICK_SECONDS
-        cut = self.start + QUICK_SHARE * self.seconds if quick else None
-        self.deadline, self.sun.deadline = cut, cut
-        greedy_plan = self.rollout(self.root, cut_off=quick)
-        # the last 5% of the time is kept for polishing the best plan's sunlight phase
-        self.deadline = self.sun.deadline = self.start + 0.95 * self.seconds
-        self.offer(greedy_plan, "greedy")
-        assert self.best is not None
+    def run(self, deadline: float | None = None) -> Result:
+        """Search until ``deadline`` (default: the one given at creation), :meth:`halt` or the
+        proof; the result."""
+        if deadline is not None:
+            self.set_deadline(deadline)
+        else:
+            self.set_deadline(self.deadline)
+        first = quick_plan(self.root)
+        self.first_score = first.score
         saved = 0
         try:
+            self.offer(first, "first plan")  # (its polish may run out of time)
+            assert self.best is not None
             if self.root.phase not in (SUNLIGHT, OVER):
-                self.beams()
-                self.dfs(self.root, [])
+                self.offer(sketch_plan(self.root, self.check_time), "sketch")
+                limit, self.sun.node_limit = self.sun.node_limit, BEAM_SUN_NODES
+                for width in BEAM_WIDTHS:
+                    if self.done():
+                        break
+                    self.beam(width)
+                self.sun.node_limit = limit
+                self.unproven = 0  # the beams' cut searches prove nothing: the pass redoes them
+                if not self.done():
+                    self.dfs(self.root, [])
                 # a whole pass done, but sunlight searches cut short by their node budget
                 # leave it unproven: search again with 4 times the budget
                 while (self.best.score < self.root_bound()
@@ -349,17 +481,78 @@ class Solver(Search):
                     self.log.append(f"again, sunlight budget {self.sun.node_limit}")
                     saved, self.unproven = max(saved, self.unproven), 0
                     self.closed.clear()
+                    self.closed_glass.clear()
                     self.dfs(self.root, [])
                     saved = 0  # the pass was completed: its own findings stand alone
+            else:
+                self.offer(plan_through(self, [], self.root, self.alpha()), "sunlight search")
         except OutOfTime:
             self.log.append("out of time")
             self.unproven = max(self.unproven, saved)
-        self.polish()
+        self.finished = True
+        return self.result()
+
+    def halt(self) -> None:
+        """Stop the search (from another thread); :meth:`run` returns soon after."""
+        self.stop.set()
+
+    def result(self) -> Result:
+        """The best plan so far and its proven bound."""
+        assert self.best is not None
         bound = self.root_bound()
-        return Result(self.best, bound, self.best.score >= bound, self.nodes + self.sun.nodes,
-                      self.clock() - self.start, greedy_plan.score, self.log)
+        optimal = self.best.score >= bound
+        if optimal and self.proven_at is None:
+            self.proven_at = self.elapsed()
+        return Result(self.best, bound, optimal, self.nodes + self.sun.nodes, self.elapsed(),
+                      self.first_score, list(self.log), list(self.events), self.proven_at)
 
 
 def solve(state: State, seconds: float = 10.0, clock: Clock = time.monotonic) -> Result:
     """The best plan found from ``state`` within ``seconds``, with a proven bound."""
     return Solver(state, seconds, clock).run()
+
+
+class Advisor:
+    """A solver on a worker thread: :meth:`poll` gives the best plan so far at any moment (the
+    first within milliseconds), while the search goes on improving it until ``seconds`` have
+    passed, it is proven optimal, or :meth:`stop`."""
+
+    def __init__(self, state: State, seconds: float, clock: Clock = time.monotonic) -> None:
+        self.solver = Solver(state, seconds, clock)
+        self._final: Result | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="glass-garden-solver",
+                                        daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        try:
+            self._final = self.solver.run()
+        except BaseException as exc:  # handed to whoever waits
+            self._error = exc
+
+    def poll(self) -> Result | None:
+        """The best plan so far (None only in the first instants)."""
+        if self._final is not None:
+            return self._final
+        if self.solver.best is None:
+            return None
+        return self.solver.result()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def wait(self, timeout: float | None = None) -> Result:
+        """The final result (after the deadline or the proof)."""
+        self._thread.join(timeout)
+        if self._error is not None:
+            raise self._error
+        result = self._final or self.poll()
+        assert result is not None
+        return result
+
+    def stop(self) -> Result:
+        """Stop searching now; the best plan found."""
+        self.solver.halt()
+        return self.wait()

@@ -61,10 +61,10 @@ def test_sunlight_glass_bonus_then_flip_back_and_reactivate() -> None:
               side=0)
     assert UseGlass(1) in s.legal_actions() and UseGlass(0) not in s.legal_actions()
     s = s.apply(UseGlass(1))
-    assert not s.garden.is_sunlit(1)
+    assert s.garden.is_sunlit(1)  # "after using [its] bonus actions, flip it back"
     assert Move(7, -1) in s.legal_actions()
     s = s.apply(Move(7, -1))
-    assert s.pending == () and UseGlass(1) not in s.legal_actions()
+    assert s.pending == () and not s.garden.is_sunlit(1) and UseGlass(1) not in s.legal_actions()
     # growing the left edge plant (middle row) re-activates the middle-left glass
     grow_a = next(a for a in s.legal_actions() if isinstance(a, Grow) and a.plant == 0)
     s = s.apply(grow_a)

@@ -9,9 +9,24 @@ from companion.glass_garden.actions import Done
 from companion.glass_garden.bound import upper_bound
 from companion.glass_garden.deck import load_deck
 from companion.glass_garden.game import new_game
-from companion.glass_garden.solver import QUICK_SECONDS, greedy, quick_turn, solve
+from companion.glass_garden.solver import greedy, quick_turn, solve
 from companion.glass_garden.tracker import GameTracker
 from companion.glass_garden.turns import SunlightSolver, turn_outcomes
+
+
+class FakeClock:
+    """A clock that moves on by ``step`` seconds each time it is read: the search sees time
+    pass however fast or slow the machine is, so deadlines are tested without timing."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
 
 
 def replay(state, turns):  # type: ignore[no-untyped-def]
@@ -22,14 +37,14 @@ def replay(state, turns):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("critter", ["Fly", "Snail", "Ant", "Worm"])
-def test_solver_plan_replays_to_its_score_and_beats_or_ties_greedy(critter: str) -> None:
+def test_solver_plan_replays_to_its_score_and_greedy_to_its_own(critter: str) -> None:
     s = new_game(load_deck(), critter, seed=11)
     base = greedy(s)
-    result = solve(s, QUICK_SECONDS)  # long enough for the greedy plan to be completed
+    result = solve(s, 1.0, clock=FakeClock(0.0005))  # a fixed amount of work
     assert replay(s, base.turns).score() == base.score
     final = replay(s, result.plan.turns)
     assert final.is_terminal() and final.score() == result.plan.score
-    assert result.plan.score >= base.score == result.greedy_score
+    assert result.plan.score >= result.greedy_score  # the first plan's, at least
     assert result.bound >= result.plan.score
     assert result.optimal == (result.plan.score == result.bound)
     assert len(result.plan.turns) == 10
@@ -103,23 +118,8 @@ def test_tracker_confirms_undoes_syncs_and_advises() -> None:
         t.undo()
 
 
-class FakeClock:
-    """A clock that moves on by ``step`` seconds each time it is read: the search sees time
-    pass however fast or slow the machine is, so deadlines are tested without timing."""
-
-    def __init__(self, step: float) -> None:
-        self.now = 1000.0
-        self.step = step
-        self.reads = 0
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.reads += 1
-        return self.now
-
-
 @pytest.mark.parametrize("critter", ["Fly", "Ant"])
-def test_a_short_time_cuts_the_greedy_plan_off_and_still_gives_a_whole_legal_plan(
+def test_a_short_time_still_gives_a_whole_legal_plan_on_time(
         critter: str) -> None:
     s = new_game(load_deck(), critter, seed=5)
     clock = FakeClock(0.05)  # every read of the clock costs 0.05 "seconds"
@@ -129,8 +129,8 @@ def test_a_short_time_cuts_the_greedy_plan_off_and_still_gives_a_whole_legal_pla
     assert final.is_terminal() and final.score() == result.plan.score
     assert result.bound >= result.plan.score
     assert result.plan.turns and result.plan.states[0] == s
-    # the search stopped near its deadline: a handful of reads past 0.5 s, not a whole greedy
-    assert clock.now - 1000.0 < 0.5 + 0.05 * 40
+    # the search stopped at its deadline: a few reads past 0.5 s (the check, the result)
+    assert clock.now - 1000.0 <= 0.5 + 0.05 * 4
 
 
 def test_solve_with_half_a_second_returns_a_legal_plan() -> None:
