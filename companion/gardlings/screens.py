@@ -1,5 +1,9 @@
 """Gardlings at the table: rounds on the OLED and three buttons.
 
+Labels fit the 128x64 screen (about 19 characters): ``*Maria: 9g, alarm`` (``*`` marks
+the start player), ``blue-2: 7, 3c +coin`` (a stack, its cost, the coins it takes, its reward
+coin).
+
 Building happens on the table; the companion follows the rest. Each round the players'
 gardens are entered from short menus (gems counted, the alarm, 3+ lucky piglets, ponds in the
 expert variant), then hiring goes round from the start player: the screen shows each one's
@@ -73,7 +77,7 @@ class RoundPage(LiveMenuPage):
             for i, p in enumerate(record["players"]):
                 entry = p["entry"]
                 said = "enter" if entry is None else \
-                    f"{entry['gems']} gems" + (" ALARM" if entry["alarm"] else "")
+                    f"{entry['gems']}g" + (", alarm" if entry["alarm"] else "")
                 marker = "*" if i == record["start_player"] else ""
                 choices.append(Choice(f"{marker}{p['name']}: {said}",
                                       lambda i=i: EntryPage(self, i)))
@@ -87,7 +91,7 @@ class RoundPage(LiveMenuPage):
             for b in m["buy"]:
                 extra = f", {b.coins_spent}c" if b.coins_spent else ""
                 reward = " +coin" if b.reward else ""
-                choices.append(Choice(f"Buy {b.stack} ({b.cost}{extra}){reward}",
+                choices.append(Choice(f"{b.stack}: {b.cost}{extra}{reward}",
                                       lambda s=b.stack: self._hire(s)))
             if m["piglet"]:
                 choices.append(Choice("Lucky piglet + coin", lambda: self._hire("piglet")))
@@ -152,7 +156,7 @@ class EntryPage(LiveMenuPage):
             Choice(f"Gems: {self.gems}", lambda: NumberPage(
                 "Gems (all kinds)?", self.gems, MOST_GEMS, self._set_gems)),
             Choice(f"Gnome alarm: {'yes' if self.alarm else 'no'}", self._toggle_alarm),
-            Choice(f"3+ lucky piglets: {'yes' if self.piglets else 'no'}",
+            Choice(f"3+ piglets: {'yes' if self.piglets else 'no'}",
                    self._toggle_piglets),
         ]
         if record["variant"] == "expert":

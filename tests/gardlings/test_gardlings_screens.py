@@ -61,12 +61,12 @@ def test_a_solo_round_entered_and_hired(tmp_path: Path) -> None:
     svc.dispatch(K.DOWN)
     svc.dispatch(K.OK)  # Done
     view = svc.page.view("")
-    assert view.items[0].endswith("9 gems ALARM")
+    assert view.items[0].endswith("9g, alarm")
     svc.dispatch(K.DOWN)
     svc.dispatch(K.OK)  # Done: hiring
     view = svc.page.view("")
     assert svc.page.title.endswith("6g 0c = 6")  # 9 - 3 stolen
-    assert view.items[:2] == ("Buy green-1 (4)", "Buy green-2 (4)")
+    assert view.items[:2] == ("green-1: 4", "green-2: 4")
     svc.dispatch(K.OK)  # buy green-1
     saved = SessionStore(tmp_path).load()
     record = saved.current
