@@ -109,6 +109,8 @@ class TurnPage(LiveMenuPage):
             choices.append(Choice("Rover/news", self._news))
         if g.rover_pending:
             choices.append(Choice("Rover's card points", self._rover_points))
+        elif g.placed:
+            choices.append(Choice("End turn", self._end_turn))
         else:
             choices.append(Choice("Token placed", self._token))
         choices += [Choice("Play a card", self._play), Choice("Bonus token", self._bonus),
@@ -136,14 +138,20 @@ class TurnPage(LiveMenuPage):
         from companion.meadow.table import token_placed
 
         def chosen(notch: str) -> Outcome:
-            before = len(self.game.log)
             self._set(token_placed(self.game, _cat(), notch))
-            news = list(self.game.log[before:])
-            self.told = len(self.game.log)
-            return Replace(TextPage("Next", news)) if news else TO_FLOW_ROOT
+            return TO_FLOW_ROOT
 
         return MenuPage("Which notch?", [Choice(n, lambda n=n: chosen(n))
                                          for n in self.game.free_notches(_cat())])
+
+    def _end_turn(self) -> Outcome:
+        from companion.meadow.table import end_turn
+
+        before = len(self.game.log)
+        self._set(end_turn(self.game, _cat()))
+        news = list(self.game.log[before:])
+        self.told = len(self.game.log)
+        return TextPage("Next", news) if news else None
 
     def _play(self) -> Page:
         cat = _cat()

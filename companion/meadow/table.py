@@ -52,6 +52,8 @@ class TableGame:
     rover_pending: bool = False
     log: tuple[str, ...] = ()
     over: bool = False
+    #: the current player's path token is placed (their turn ends when they say so)
+    placed: bool = False
 
     @property
     def solo(self) -> bool:
@@ -76,7 +78,7 @@ class TableGame:
                 "pile": list(self.pile), "markers": [list(m) for m in self.markers],
                 "rover_points": self.rover_points, "rover_cards": self.rover_cards,
                 "rover_pending": self.rover_pending, "log": list(self.log),
-                "over": self.over}
+                "over": self.over, "placed": self.placed}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableGame:
@@ -94,7 +96,7 @@ class TableGame:
                        tuple((n, s) for n, s in data["notches"]), tuple(data["pile"]),
                        tuple((c, n) for c, n in data["markers"]), data["rover_points"],
                        data["rover_cards"], data["rover_pending"], tuple(data["log"]),
-                       data["over"])
+                       data["over"], data.get("placed", False))
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"the saved Meadow table game is damaged ({exc})") from None
 
@@ -157,19 +159,29 @@ def rover_card(game: TableGame, points: int | None) -> TableGame:
 
 
 def token_placed(game: TableGame, cat: Catalogue, notch: str) -> TableGame:
-    """The current player put a path token in ``notch``; the turn passes (Rover next, solo)."""
+    """The current player put a path token in ``notch`` (their cards may be played next;
+    :func:`end_turn` passes the turn)."""
     if game.over:
         raise StateError("the game is over")
+    if game.placed:
+        raise StateError("this turn's path token is placed already; end the turn first")
     if notch not in game.free_notches(cat):
         raise StateError(f"notch {notch} is taken or does not exist")
     used = tuple(u + 1 if i == game.seat else u for i, u in enumerate(game.used))
-    game = replace(game, notches=(*game.notches, (notch, game.seat)), used=used)
-    n = len(game.areas)
-    if all(u >= game.tokens for u in used):
+    return replace(game, notches=(*game.notches, (notch, game.seat)), used=used, placed=True)
+
+
+def end_turn(game: TableGame, cat: Catalogue) -> TableGame:
+    """The current player's turn is over: Rover's turn (solo), the next player's, or the end
+    of the round."""
+    if not game.placed:
+        raise StateError("a turn places a path token first")
+    game = replace(game, placed=False)
+    if all(u >= game.tokens for u in game.used):
         return _end_round(game, cat)
     if game.solo:
         return rover_turn(game, cat)
-    return replace(game, seat=(game.seat + 1) % n)
+    return replace(game, seat=(game.seat + 1) % len(game.areas))
 
 
 def _end_round(game: TableGame, cat: Catalogue) -> TableGame:
@@ -231,10 +243,13 @@ def table_sheet(game: TableGame, cat: Catalogue) -> ScoreSheet:
         ScoreLine("bonus", "Bonus tokens", s["breakdown"]["bonus"]))) for s in scores)
     won, tie = winners(scores)
     words = ""
-    if game.solo:
+    if game.solo and game.over:
         words = f"Rover {game.rover_points}: {result(scores[0]['total'], game.rover_points)}"
+    elif game.solo:
+        words = f"Rover {game.rover_points} so far"
     return ScoreSheet("meadow", seats, tuple(won), tie, game.over, words)
 
 
-__all__ = ["HIDDEN", "TableGame", "bonus_placed", "keep_play", "new_table", "played_cards",
+__all__ = ["HIDDEN", "TableGame", "bonus_placed", "end_turn", "keep_play", "new_table",
+           "played_cards",
            "rover_card", "rover_turn", "rule", "table_sheet", "token_placed"]

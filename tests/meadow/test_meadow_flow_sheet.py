@@ -43,7 +43,7 @@ def frames(tmp_path: Path) -> list[tuple[str, Any]]:
     points = shot("Rover's card", _choose(turn, "Rover's card points"))
     _choose(points, "3 points")
     notch = shot("which notch", _choose(turn, "Token placed"))
-    shot("Rover again", _choose(notch, "L2"))
+    _choose(notch, "L2")
     deck = shot("card's deck", _choose(turn, "Play a card"))
     card = shot("which card", _choose(deck, "S"))
     where = shot("where", _choose(card, "S34 Lichen"))
@@ -56,7 +56,8 @@ def frames(tmp_path: Path) -> list[tuple[str, Any]]:
     shot("not legal", _choose(_choose(where, "on column 1"), "0 cards"))
     shot("meadow", _choose(turn, "Meadow"))
     shot("score so far", _choose(turn, "Score so far"))
-    shot("the turn after", turn)
+    shot("the turn, token placed", turn)
+    shot("Rover again", _choose(turn, "End turn"))
     return shots
 
 

@@ -15,6 +15,7 @@ from companion.meadow.screens import TurnPage, play_page
 from companion.meadow.table import (
     TableGame,
     bonus_placed,
+    end_turn,
     keep_play,
     new_table,
     rover_card,
@@ -36,7 +37,7 @@ def test_solo_bookkeeping_runs_rover_and_the_rounds() -> None:
         rounds_seen.add(game.round)
         if game.rover_pending:
             game = rover_card(game, 2)
-        game = token_placed(game, CAT, game.free_notches(CAT)[0])
+        game = end_turn(token_placed(game, CAT, game.free_notches(CAT)[0]), CAT)
     assert rounds_seen == set(range(1, 7))
     assert game.rover_cards > 0 and game.rover_points == 2 * game.rover_cards
     assert TableGame.from_dict(game.to_dict()) == game
@@ -56,9 +57,14 @@ def test_plays_are_ruled_before_they_are_kept() -> None:
     game = bonus_placed(game)
     assert [b.value for b in game.areas[0].bonus] == [2]
     game = token_placed(game, CAT, "L1")
+    with pytest.raises(StateError):
+        token_placed(game, CAT, "L2")
+    game = end_turn(game, CAT)
     assert game.seat == 1
     with pytest.raises(StateError):
         token_placed(game, CAT, "L1")
+    with pytest.raises(StateError):
+        end_turn(game, CAT)
 
 
 def test_flow_start_token_rover_and_a_ruling(tmp_path: Path) -> None:
@@ -79,8 +85,7 @@ def test_flow_start_token_rover_and_a_ruling(tmp_path: Path) -> None:
     assert turn.game.rover_points == 3 and session.current["rover_points"] == 3
     turn.refresh()
     notch_menu = turn.choices[[c.label for c in turn.choices].index("Token placed")].action()
-    nxt = notch_menu.handle(Key.OK)
-    assert isinstance(nxt, Replace) and "Rover" in nxt.page.lines[0]
+    notch_menu.handle(Key.OK)
     turn.refresh()
     deck_menu = turn.choices[[c.label for c in turn.choices].index("Play a card")].action()
     card_menu = deck_menu.choices[[c.label for c in deck_menu.choices].index("S")].action()
@@ -91,5 +96,8 @@ def test_flow_start_token_rover_and_a_ruling(tmp_path: Path) -> None:
     assert verdict.title == "Legal"
     verdict.handle(Key.OK)
     assert turn.game.areas[0].meadow == (("start-1a", "S34"),)
+    turn.refresh()
+    nxt = turn.choices[[c.label for c in turn.choices].index("End turn")].action()
+    assert isinstance(nxt, TextPage) and "Rover" in nxt.lines[0]
     again = play_page(ctx, session)
     assert isinstance(again, TurnPage) and again.game == turn.game
