@@ -129,7 +129,8 @@ class History:
             try:
                 games.append(Finished.from_dict(raw))
             except StateError as exc:
-                log.warning("history file %s: entry %d skipped: %s", self.path, i + 1, exc)
+                # info, not a warning: the page and the command say it, in one line
+                log.info("history file %s: entry %d skipped: %s", self.path, i + 1, exc)
                 damaged.append(i)
         return Entries(games, damaged, self.path)
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-from collections.abc import Callable
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -86,13 +89,46 @@ def read_image(path: Path, max_pixels: int | None = None) -> np.ndarray:
         raise InputFileError(f"{name} is {size[0]} x {size[1]} pixels, more than "
                              f"camera.max_megapixels ({limit / 1e6:g}); use a smaller photo "
                              "or raise the setting")
-    image = None if size is None else decode_bgr(data)
+    with _without_libpng_errors():
+        image = None if size is None else decode_bgr(data)
     if image is None:
         raise InputFileError(f"photo {path} is not an image OpenCV can read (corrupt, or not "
                              "a JPEG/PNG); take the photo again")
     if image.shape[0] * image.shape[1] > limit:  # a header that understated the size
         raise InputFileError(f"{name} is larger than its header says; it is damaged")
     return image
+
+
+_STDERR = threading.Lock()
+#: What libpng and OpenCV's PNG reader print on stderr about a damaged PNG.
+_DECODER_NOISE = (b"libpng error", b"libpng warning", b"[ WARN:")
+
+
+@contextlib.contextmanager
+def _without_libpng_errors() -> Iterator[None]:
+    """Hold back the lines libpng ("libpng error: ...") and OpenCV ("[ WARN:...] ... PNG input
+    buffer is incomplete") print straight to the stderr file on a damaged PNG (libjpeg's are
+    held back by ``decode_bgr``), so a refusal stays one line; any other line written meanwhile
+    is passed on afterwards."""
+    with _STDERR:
+        try:
+            saved = os.dup(2)
+        except OSError:  # no stderr at all: nothing to keep clean
+            yield
+            return
+        with tempfile.TemporaryFile() as caught:
+            try:
+                os.dup2(caught.fileno(), 2)
+                yield
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+                caught.seek(0)
+                kept = [line for line in caught.read().splitlines(keepends=True)
+                        if not line.startswith(_DECODER_NOISE)]
+                if kept:
+                    with contextlib.suppress(OSError):
+                        os.write(2, b"".join(kept))
 
 
 class FileCamera(_Closing):
