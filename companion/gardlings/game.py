@@ -40,7 +40,7 @@ from companion.games.interface import (
 from companion.games.score import ScoreLine, ScoreSheet, SeatScore, TieBreak
 from companion.gardlings.catalogue import Catalogue
 from companion.gardlings.expert import mutating_tile
-from companion.gardlings.garden import Garden, Placement
+from companion.gardlings.garden import ROTATIONS, Garden, Placement
 from companion.gardlings.gnome_alarm import sets_off
 from companion.gardlings.hiring import Hiring, hiring, victory_target, winner
 from companion.gardlings.market import Market, cost_of, setup_market
@@ -346,6 +346,10 @@ class State:
             return action in self.building_actions(seat_no)
         if seat.stopped:
             return False
+        placement = getattr(action, "placement", None)
+        if placement is not None and (placement.rotation not in ROTATIONS or
+                                      not isinstance(placement.cell, tuple)):
+            return False
         if isinstance(action, Place):
             tile = self.catalogue[seat.hand] if seat.hand else None
             first = not seat.garden.placements
@@ -358,7 +362,7 @@ class State:
         if isinstance(action, Move):
             p = action.placement
             if seat.hand is not None or seat.moved or p.tile not in seat.garden.index or \
-                    p == seat.garden.placement(p.tile):
+                    len(seat.garden) < 2 or p == seat.garden.placement(p.tile):
                 return False
             return not move_breaches(seat.garden, p)
         if isinstance(action, (Redraw, Accept)):
