@@ -204,6 +204,10 @@ class ForestReader:
         before = game.state.player(self.player).forest
         forest, kept, unsure = settle_uncertain(observation, before)
         if unsure and not keep:
+            where = tuple(doubt_words(observation, square) for square in unsure)
+            if where != tuple(unsure):  # a look-alike doubt: say what to look at
+                return Doubts(where, "look at the tile there (the camera could not tell its "
+                              "look-alikes apart), clear glare or hands", "as empty")
             return Doubts(tuple(unsure), "clear glare or hands", "as empty")
         notes = []
         if kept:
@@ -228,6 +232,19 @@ class ForestReader:
         ruling = rule_placement(before, placed)
         return Proposal(self.player, placement_ruling(ruling),
                         lambda: self.turn.accept(self.player, ruling.placed), tuple(notes))
+
+
+def doubt_words(result: dict[str, Any], square: str) -> str:
+    """``square`` as the players are told to look at it: "E4", or for a look-alike doubt
+    what it hesitates between, "E4 (acorn or blackberry?)" (the scan's ``candidates``)."""
+    pair = result.get("candidates", {}).get(square)
+    if not pair or len(pair) != 2:
+        return square
+    a, b = (str(p) for p in pair)
+    differ = [(x, y) for x, y in zip(a.split("/"), b.split("/"), strict=False) if x != y]
+    if "/" in a and len(differ) == 1:
+        return f"{square} ({differ[0][0]} or {differ[0][1]}?)"
+    return f"{square} ({a} or {b}?)"
 
 
 def settle_uncertain(result: dict[str, Any], before: Any,

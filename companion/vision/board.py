@@ -75,6 +75,8 @@ class BoardFinder:
         self.size = size                               # board image (w, h)
         self.reference = reference                     # the board, gray, reference scale
         self.still = still                             # where no piece ever lies (uint8 0/255)
+        #: why the last :meth:`locate` found no board, in words ("" after a find)
+        self.miss = ""
 
     @classmethod
     def learn(cls, board: np.ndarray, grid_box: tuple[float, float, float, float],
@@ -117,23 +119,35 @@ class BoardFinder:
         return good
 
     def locate(self, photo: PhotoFeatures, refine: bool = True) -> Located | None:
-        """The board's homography in the photo, or ``None`` if it is not there."""
+        """The board's homography in the photo, or ``None`` if it is not there (then
+        :attr:`miss` says why, in words)."""
+        self.miss = ""
         kps, des, f = photo.keypoints, photo.descriptors, photo.factor
         h, w = photo.gray.shape[:2]
         if des is None or len(kps) < MIN_INLIERS:
+            self.miss = (f"the photo shows almost no detail ({len(kps)} features): it is "
+                         "dark, blank or badly out of focus")
             return None
         good = self._match(des, 0.8)
         if len(good) < MIN_INLIERS:
+            self.miss = (f"only {len(good)} spots of the photo look like the board's printed "
+                         f"border ({MIN_INLIERS} needed): the border is out of view, covered, "
+                         "in deep shadow or glare, or this is another board")
             return None
         src = self.points[[q for q, _ in good]]
         dst = np.array([kps[t].pt for _, t in good], np.float32)
         hm, inliers = _consensus_fit(src, dst)
         if hm is None or inliers < MIN_INLIERS:
+            self.miss = (f"{len(good)} spots look like the board's border but only {inliers} "
+                         f"lie where one flat board would put them ({MIN_INLIERS} needed): "
+                         "too little of the border is in view or sharp")
             return None
         # board-image px -> photo px
         hm = np.diag([1 / f, 1 / f, 1.0]) @ hm @ np.diag([self.ref_scale, self.ref_scale, 1.0])
         first = Located(hm, inliers, len(good))
         if not self.plausible(hm, (w, h)):
+            self.miss = ("the spots that match the border do not make a flat board seen from "
+                         "above (too small, folded or too slanted)")
             return None
         return self.refine(photo.gray, first) if refine else first
 

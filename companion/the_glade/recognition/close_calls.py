@@ -100,6 +100,8 @@ class Look:
     margin: float
     noise: float
     clipped: float = 0.0          # share of clipped pixels where the two differ
+    #: where the tile was placed for the look: centre (fine-view px) and cut angle
+    at: tuple[float, float, float] | None = None
 
     @property
     def clearness(self) -> float:
@@ -167,11 +169,11 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         n = len(faces)
         found = compare(faces, np.repeat(patches[k:k + 1], n, axis=0), [where] * n,
                         np.repeat(hot[k:k + 1], n, axis=0))
-        looks.append(_verdict(found))
+        looks.append(_verdict(found, where))
     return looks
 
 
-def _verdict(found: list[Candidate]) -> Look:
+def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = None) -> Look:
     """The candidate that beats every other where the two differ, and its margin over the
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
@@ -194,4 +196,4 @@ def _verdict(found: list[Candidate]) -> Look:
     verdict, rival = min(((judge(best, k), k) for k in range(len(found)) if k != best),
                          key=lambda pair: pair[0].margin)
     return Look((found[best].name, found[best].template, found[rival].name), verdict.margin,
-                verdict.noise, verdict.clipped)
+                verdict.noise, verdict.clipped, at)

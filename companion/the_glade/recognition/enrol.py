@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -11,6 +13,7 @@ import numpy as np
 from companion.errors import ModelError
 from companion.report import Report
 from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, detail_face
+from companion.the_glade.recognition.lookalikes import learn
 from companion.the_glade.recognition.model import (
     ANGLES,
     CELL_PX,
@@ -115,7 +118,10 @@ def _turned_all_round(face: np.ndarray, side: int, fill) -> np.ndarray:
     return turned
 
 
-def build_model(pack: Pack, source: str = "") -> Model:
+def build_model(pack: Pack, source: str = "",
+                progress: Callable[[str], None] | None = None) -> Model:
+    """Everything a scan needs, learnt from ``pack``; ``progress`` is told how the learning of
+    look-alike pairs (the slow part) goes."""
     boards = []
     ring_values = []
     for i, board in enumerate(pack.boards):
@@ -176,14 +182,28 @@ def build_model(pack: Pack, source: str = "") -> Model:
                          else np.zeros((0, dim), np.float32)),
         tile_faintest=faintest_tiles(tile_templates, TILE_PATCH,
                                      template_cell(pack.tile_size)),
-        boards_apart=boards_apart([b.finder for b in boards], [b.image for b in pack.boards]))
+        boards_apart=boards_apart([b.finder for b in boards], [b.image for b in pack.boards]),
+        lookalikes=learn([f.image for f in pack.tiles], [f.season for f in pack.tiles],
+                         tile_side(pack.tile_size) * FINE,
+                         tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
+                         board=np.asarray(board_colour, np.float32)))
 
 
-def enrol(pack: Path, *, out: Path) -> Report:
-    """Learn the board(s), tile faces and counter faces of ``pack``; write a model to ``out``."""
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def enrol(pack: Path, *, out: Path, progress: Callable[[str], None] | None = _say) -> Report:
+    """Learn the board(s), tile faces and counter faces of ``pack`` and its look-alike pairs
+    (training views rendered from the pack itself, see :mod:`lookalikes`); write a model to
+    ``out``. ``progress`` (stderr by default; None: quiet) hears how it goes: learning the
+    pairs takes most of the time."""
     start = time.perf_counter()
     data = read_pack(Path(pack))
-    model = build_model(data, str(pack))
+    if progress is not None:
+        progress(f"Learning {len(data.tiles)} tile faces, their look-alikes and "
+                 f"{len(data.boards)} board(s) from {pack} ...")
+    model = build_model(data, str(pack), progress)
     save_model(model, Path(out))
     seconds = time.perf_counter() - start
     tile_names = sorted(set(model.tile_names))
@@ -191,11 +211,13 @@ def enrol(pack: Path, *, out: Path) -> Report:
     boards = [b.geometry.to_dict() for b in model.boards]
     report = {"model": str(out), "boards": boards, "tiles": len(tile_names),
               "tile_faces": len(data.tiles), "counters": counters,
-              "seconds": round(seconds, 2), "sample": bool(data.extra.get("sample"))}
+              "seconds": round(seconds, 2), "sample": bool(data.extra.get("sample")),
+              "lookalike_pairs": len(model.lookalikes)}
     sizes = ", ".join(f"{b['rows']}x{b['cols']}" for b in boards)
     text = (f"Enrolled {len(data.tiles)} tile faces ({len(tile_names)} tiles, 4 turns each), "
             f"{len(counters)} counter faces and {len(boards)} board(s) ({sizes}) "
-            f"in {seconds:.1f} s.\nModel written to {out}.")
+            f"in {seconds:.1f} s; {len(model.lookalikes)} look-alike pairs learnt from "
+            f"training views of the pack.\nModel written to {out}.")
     if len(tile_names) < 64:
         text += (f"\nNote: only {len(tile_names)} of the 64 tiles are enrolled; others will be "
                  "reported as uncertain or mistaken for enrolled ones.")

@@ -10,7 +10,7 @@ square from this.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -40,6 +40,7 @@ from companion.the_glade.recognition.detail import (
     squared_difference,
 )
 from companion.the_glade.recognition.enrol import counter_side, tile_side
+from companion.the_glade.recognition.lookalikes import PairVerdict, judge
 from companion.the_glade.recognition.model import (
     ANGLES,
     CELL_PX,
@@ -118,6 +119,8 @@ class Evidence:
     tint: dict[int, tuple[float, float]]  # colour distances: best counter, bare board
     disc: np.ndarray          # how clearly a counter's round outline shows there
     templates: np.ndarray     # the tile templates at the photo's blur
+    #: a learnt look-alike pair's verdict on close calls between its two faces
+    pairs: dict[int, PairVerdict] = field(default_factory=dict)
 
 
 def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -161,9 +164,47 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     # a green counter on the green board as bare on a check photo
     counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
                                      Blur(sigma=measured.focus), bare_looking)
+    pairs = _pair_verdicts(model, cache, fine, looks, tside)
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
-        tile_angle, tiles, looks, counters, tint, disc, tset.full)
+        tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs)
+
+
+def _pair_verdicts(model: Model, cache: Cache, fine: np.ndarray,
+                   looks: dict[int, Look | None], tside: float) -> dict[int, PairVerdict]:
+    """For each close call whose closer look's best face and its rival are a look-alike
+    pair learnt at enrolment, that pair's verdict, judged on the unsmoothed fine view (the
+    photo's full resolution) where the closer look placed the tile."""
+    pairs = model.lookalikes
+    out: dict[int, PairVerdict] = {}
+    if not len(pairs):
+        return out
+    index, faces = _pair_lookup(model, cache)
+    for i, look in looks.items():
+        if look is None or look.at is None:
+            continue
+        j = look.names[1]
+        fa = j // 4
+        fb = faces.get((look.names[2], model.tile_seasons[j]))
+        k = index.get((fa, fb)) if fb is not None else None
+        if k is None:
+            continue
+        cx, cy, angle = look.at
+        out[i] = judge(pairs, k, fine, (cx, cy), angle, int(model.tile_turns[j]), tside, fa)
+    return out
+
+
+def _pair_lookup(model: Model, cache: Cache
+                 ) -> tuple[dict[tuple[int, int], int], dict[tuple[str, str], int]]:
+    """The model's pair numbers by their two faces, and face numbers by (name, season);
+    worked out once per model."""
+    found = getattr(cache, "pair_lookup", None)
+    if found is None:
+        faces = {(model.tile_names[4 * f], model.tile_seasons[4 * f]): f
+                 for f in range(len(model.tile_names) // 4)}
+        found = (model.lookalikes.index(), faces)
+        cache.pair_lookup = found  # type: ignore[attr-defined]
+    return found
 
 
 def _clipped_shares(view: np.ndarray, hot: np.ndarray, washed: np.ndarray,

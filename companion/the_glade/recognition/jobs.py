@@ -13,8 +13,11 @@ from companion.report import Report
 from companion.the_glade.recognition.enrol import enrol as _enrol
 
 
-def enrol(pack: Path, *, out: Path) -> Report:
-    """Learn the look of a set of components from an enrolment pack; write a model folder."""
+def enrol(pack: Path, *, out: Path, quiet: bool = False) -> Report:
+    """Learn the look of a set of components from an enrolment pack; write a model folder.
+    Progress goes to stderr unless ``quiet``."""
+    if quiet:
+        return _enrol(Path(pack), out=Path(out), progress=None)
     return _enrol(Path(pack), out=Path(out))
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from companion.errors import ModelError
 from companion.the_glade.names import BoardGeometry
 from companion.the_glade.recognition.detail import DETAIL
+from companion.the_glade.recognition.lookalikes import LookAlikes
 from companion.the_glade.recognition.pack import GAME, Grid
 from companion.vision.board import BoardFinder
 
@@ -92,6 +93,9 @@ class Model:
     #: no board's features find it in another's image (vision.board.boards_apart), so a scan
     #: stops at the first board it finds; False for a model enrolled before this was kept
     boards_apart: bool = False
+    #: the pack's look-alike pairs as enrolment learnt them (recognition/lookalikes.py);
+    #: empty for a model enrolled before they were learnt (the closer look alone then judges)
+    lookalikes: LookAlikes = field(default_factory=LookAlikes.empty)
 
 
 def save_model(model: Model, out: Path) -> None:
@@ -114,6 +118,7 @@ def save_model(model: Model, out: Path) -> None:
                   tile_detail=model.tile_detail.astype(np.float16),
                   counter_colours=model.counter_colours.astype(np.float16),
                   tile_faintest=model.tile_faintest.astype(np.int32))
+    arrays.update(model.lookalikes.to_arrays())
     # uncompressed: 10 MB rather than 4, but read in a tenth of the time, and every
     # 'companion scan' reads it afresh
     with open(out / "model.npz", "wb") as fh:
@@ -125,6 +130,7 @@ def save_model(model: Model, out: Path) -> None:
                    for b in model.boards],
         "tile_names": model.tile_names, "tile_seasons": model.tile_seasons,
         "counter_names": model.counter_names, "boards_apart": model.boards_apart,
+        "lookalike_pairs": len(model.lookalikes),
         "tile_size": model.tile_size, "counter_size": model.counter_size,
         "params": {"cell_px": CELL_PX, "tile_patch": TILE_PATCH, "tile_inset": TILE_INSET,
                    "counter_patch": COUNTER_PATCH, "counter_inset": COUNTER_INSET,
@@ -180,6 +186,7 @@ def load_model(folder: Path) -> Model:
         if len(faintest) and not (faintest.min() >= 0 and faintest.max()
                                   < len(arrays["tile_templates"])):
             raise ValueError("tile_faintest names tile templates it does not hold")
+        pairs = LookAlikes.from_arrays(arrays, len(arrays["tile_detail"]))
         return Model(boards, list(manifest["tile_names"]), arrays["tile_turns"].astype(int),
                      list(manifest["tile_seasons"]),
                      arrays["tile_templates"].astype(np.float32), arrays["tile_pose"],
@@ -187,6 +194,6 @@ def load_model(folder: Path) -> Model:
                      arrays["counter_templates"].astype(np.float32), arrays["counter_pose"],
                      float(manifest["tile_size"]), float(manifest["counter_size"]), manifest,
                      arrays["tile_detail"].astype(np.float32),
-                     arrays["counter_colours"].astype(np.float32), faintest, apart)
+                     arrays["counter_colours"].astype(np.float32), faintest, apart, pairs)
     except (OSError, KeyError, ValueError, TypeError) as exc:
         raise _again(folder, f"model.npz is missing or damaged ({exc})") from None

@@ -101,6 +101,9 @@ class SquareReading:
     distances: dict[str, float] = field(default_factory=dict)
     centre: tuple[float, float] = (0.0, 0.0)  # in board-image pixels
     angle: float = 0.0
+    #: the two names a look-alike doubt hesitates between (best first), for the overlay and
+    #: the table service's "look at" message
+    candidates: tuple[str, ...] = ()
 
 
 @dataclass
@@ -128,7 +131,9 @@ class BoardReading:
                 "forest": {"tiles": tiles, "counters": counters},
                 "uncertain": uncertain, "turns": turns, "seasons": seasons,
                 "confidence": confidence,
-                "reasons": {r.square: r.reason for r in self.squares if r.kind == "uncertain"}}
+                "reasons": {r.square: r.reason for r in self.squares if r.kind == "uncertain"},
+                "candidates": {r.square: list(r.candidates) for r in self.squares
+                               if r.kind == "uncertain" and r.candidates}}
 
 
 def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
@@ -149,8 +154,11 @@ def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
         if best is not None:
             break
     if best is None:
-        raise RecognitionError("no forest board found in the photo; check that the whole board "
-                               "is in view, lit, and the one this model was enrolled from")
+        why = "; ".join(dict.fromkeys(b.finder.miss for b in model.boards if b.finder.miss))
+        raise RecognitionError("no forest board found in the photo"
+                               + (f" ({why})" if why else "")
+                               + "; check that the whole board is in view, lit, and the one "
+                               "this model was enrolled from")
     board, found = best
     return board, board.finder.refine(features.gray, found)
 
@@ -305,11 +313,28 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             name2 = name1
             name1, j1 = look.names[0], look.names[1]
             conf = min(conf, look.margin)
+    pair = ev.pairs.get(i)
+    if pair is not None and look is not None:
+        # a learnt look-alike pair has judged the two faces at full resolution
+        reading.distances["pair_fits"] = round(pair.fits, 2)
+        reading.distances["pair_against"] = round(pair.against, 2)
+        named = model.tile_names[4 * pair.winner]
+        fits = pair.fits <= PAIR_FITS
+        if sure and named != name1 and fits and pair.against >= PAIR_VETO:
+            sure, name2 = False, named  # it names the other face: doubt
+        elif not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2):
+            if named != name1:
+                name1, name2 = named, name1
+                j1 = 4 * pair.winner + int(model.tile_turns[look.names[1]])
+            sure = True
+            reading.distances["pair_sure"] = 1.0
+            conf = min(1.0, pair.against / (2 * PAIR_SURE))
     reading.name = name1
     reading.turn = int(model.tile_turns[j1])
     reading.season = model.tile_seasons[j1]
     if not sure:
         reading.reason = f"looks like {name1} or {name2}"
+        reading.candidates = (name1, name2)
     return conf
 
 
@@ -323,6 +348,7 @@ def _name_counter(ev: Evidence, i: int, reading: SquareReading, kind_ratio: floa
     reading.distances["disc"] = round(float(ev.disc[i]), 3)
     if margin < COUNTER_MARGIN * (1 + 2 * ev.sat[i]):
         reading.reason = f"looks like {name} or {other}"
+        reading.candidates = (name, other)
     elif (ev.disc[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER
           and not _stands_out(ev.tint.get(i))):
         reading.reason = "a counter, or a mark on the board?"
@@ -390,6 +416,18 @@ def _counter_despite_outline(structure: float, tint: tuple[float, float] | None)
     return bool(structure >= PIECE_STRUCTURE) and _stands_out(tint)  # (unmeasured: nan)
 
 
+#: A learnt look-alike pair (recognition/lookalikes.py) names a close call's face when the
+#: photo lies at least PAIR_SURE of the other face's spread from its training views and at
+#: most PAIR_FITS of the named face's; it makes a name the looks agreed on a doubt when it
+#: names the other face PAIR_VETO spreads away. Tuned on the tuning art families 1 and 3
+#: (48 analysis photos, 644 close calls a pair judged): the looks alone left 5 wrong and 87
+#: in doubt there, with the pairs 2 wrong and 64 in doubt. The pair alone was wrong on 13
+#: of them (the synthetic training views spread less than photos do), so it is one more
+#: vote, not the judge.
+PAIR_SURE = 7.0
+PAIR_FITS = 4.0
+PAIR_VETO = 3.0
+
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
 POOR_Z = 3.0         # ... so every close call is doubted too
 POOR_COUNTER = 0.15
@@ -402,7 +440,8 @@ def _doubt_poor_photo(readings: list[SquareReading]) -> list[SquareReading]:
     if unsure <= POOR_PHOTO * len(readings):
         return readings
     for r in readings:
-        weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z)
+        weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z
+                 and not r.distances.get("pair_sure"))
                 or (r.kind == "counter" and r.distances.get("margin", 1) < POOR_COUNTER))
         if weak:
             r.kind, r.reason, r.confidence = "uncertain", "poor photo: a close call", 0.0

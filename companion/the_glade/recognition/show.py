@@ -113,8 +113,14 @@ def describe_scan(data: dict[str, Any]) -> str:
     return "\n".join(text)
 
 
+def _code(name: str) -> str:
+    """A tile's or a counter's short code, whichever ``name`` is."""
+    return tile_code(name) if "/" in name else counter_code(name)
+
+
 def draw_overlay(photo: np.ndarray, reading: BoardReading) -> np.ndarray:
-    """The photo with the grid, each square's reading, and unsure squares in red."""
+    """The photo with the grid, each square's reading, and unsure squares in red; a
+    look-alike doubt names both candidates ("E4 ??" over "Hao|Hbo")."""
     g = reading.board.grid
     marks = []
     for r in reading.squares:
@@ -126,6 +132,8 @@ def draw_overlay(photo: np.ndarray, reading: BoardReading) -> np.ndarray:
             label = f"{r.square} {tile_code(r.name)}\n{r.confidence:.2f}"
         elif r.kind == "counter":
             label = f"{r.square} {counter_code(r.name)}\n{r.confidence:.2f}"
+        elif r.kind == "uncertain" and len(r.candidates) == 2:
+            label = f"{r.square} ??\n{_code(r.candidates[0])}|{_code(r.candidates[1])}"
         elif r.kind == "uncertain":
             label = f"{r.square} ??"
         else:

@@ -1,0 +1,341 @@
+"""Look-alike tiles, learnt from the user's own pack at enrolment and judged at each scan.
+
+Two tiles that differ only in a small icon (acorn or blackberry, hazelnut or mushroom) are
+told apart by a few pixels of the photo. What those pixels are depends on the copy: where
+its fruit sits, how big it is, how it is drawn. So enrolment works it out from the pack:
+
+1. **Which faces are look-alikes**: every two faces of one season whose difference is
+   confined to a small part of the tile (at most LOOKALIKE_AREA of it, within one box of at
+   most LOOKALIKE_SIDE of its side).
+2. **Where they differ**: that box, padded by PAD_PX for misplacement.
+3. **Training photos from the pack itself**: each face of a pair is drawn many times as the
+   scanner would cut it from a photo, spoilt as the table simulator spoils photos (a small
+   misplacement and turn, uneven light and a colour cast, a veil of glare, focus or motion
+   blur, sensor noise, JPEG), at the fine view's full resolution (about the photo's own:
+   96 px a square, not the 48 px working view).
+4. **At what resolution**: the box is cut at each of RESOLUTIONS (patch px per fine-view
+   px, never more than MAX_DIM values) and the one that separates the pair best on views
+   kept apart from the learning is kept.
+5. **How to tell them apart**: a linear discriminant (Fisher's, with shrinkage: the
+   pooled covariance of the two faces' views plus a share of its mean variance) learnt on
+   half of the views; the other half gives each face's spread along it, from which a scan
+   judges how sure it is (:func:`judge`).
+
+Everything learnt is stored in the model (``LookAlikes.to_arrays``). Fisher's discriminant
+was chosen because it is learnt in closed form in milliseconds per pair with numpy alone,
+needs no more than the few hundred views a minute's enrolment can render, and learns which
+pixels a spoilt photo leaves reliable (its covariance), which template matching weighted by
+the faces' difference cannot.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision.patches import cut
+
+#: A pair of faces is a look-alike when they differ in at most this share of the tile ...
+LOOKALIKE_AREA = 0.10
+#: ... within a box at most this share of its side across.
+LOOKALIKE_SIDE = 0.5
+#: Padding round the box where two faces differ (fine-view px).
+PAD_PX = 2.5
+#: Patch px per fine-view px tried for a pair's box.
+RESOLUTIONS = (0.5, 0.75, 1.0, 1.5, 2.0)
+#: The most values a pair's features may have (box px times 3 colours).
+MAX_DIM = 768
+#: Views of each face rendered per pair: half to learn from, half to measure the spread.
+VIEWS = 48
+#: Shrinkage of the pooled covariance towards its mean variance.
+SHRINK = 0.3
+
+
+@dataclass
+class LookAlikes:
+    """What enrolment learnt of the pack's look-alike pairs (all arrays, one row a pair)."""
+
+    faces: np.ndarray     # (p, 2) int32: the two faces (indexes into the pack's tiles)
+    boxes: np.ndarray     # (p, 4) int32: x0, y0, x1, y1 in the pair's patch (turn 0)
+    sides: np.ndarray     # (p,) int32: the patch side the tile is cut at
+    stats: np.ndarray     # (p, 4) float32: mean and spread of face a, then of face b
+    offsets: np.ndarray   # (p + 1,) int64: where each pair's weights start in ``weights``
+    weights: np.ndarray   # float32: every pair's discriminant, one after another
+
+    @classmethod
+    def empty(cls) -> LookAlikes:
+        return cls(np.zeros((0, 2), np.int32), np.zeros((0, 4), np.int32),
+                   np.zeros(0, np.int32), np.zeros((0, 4), np.float32),
+                   np.zeros(1, np.int64), np.zeros(0, np.float32))
+
+    def __len__(self) -> int:
+        return len(self.faces)
+
+    def to_arrays(self) -> dict[str, np.ndarray]:
+        return {"pair_faces": self.faces, "pair_boxes": self.boxes, "pair_sides": self.sides,
+                "pair_stats": self.stats, "pair_offsets": self.offsets,
+                "pair_weights": self.weights}
+
+    @classmethod
+    def from_arrays(cls, arrays: dict[str, np.ndarray], faces: int) -> LookAlikes:
+        """From a model's arrays; an empty set for a model enrolled before pairs were
+        learnt. Raises ValueError when the arrays do not fit together."""
+        if "pair_faces" not in arrays:
+            return cls.empty()
+        out = cls(arrays["pair_faces"].astype(np.int32), arrays["pair_boxes"].astype(np.int32),
+                  arrays["pair_sides"].astype(np.int32),
+                  arrays["pair_stats"].astype(np.float32),
+                  arrays["pair_offsets"].astype(np.int64),
+                  arrays["pair_weights"].astype(np.float32))
+        p = len(out.faces)
+        if (out.boxes.shape != (p, 4) or out.sides.shape != (p,) or out.stats.shape != (p, 4)
+                or out.offsets.shape != (p + 1,) or out.offsets[-1] != len(out.weights)
+                or (p and (out.faces.min() < 0 or out.faces.max() >= faces))):
+            raise ValueError("the look-alike pairs do not fit together")
+        return out
+
+    def index(self) -> dict[tuple[int, int], int]:
+        """Pair number by (face a, face b), both ways round."""
+        out = {}
+        for k, (a, b) in enumerate(self.faces):
+            out[(int(a), int(b))] = k
+            out[(int(b), int(a))] = k
+        return out
+
+
+def features(patch: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """The values a pair is judged on: its box of the turn-0 tile patch, each colour less its
+    mean, over the box's contrast (so light, cast and a veil of glare matter less)."""
+    x0, y0, x1, y1 = (int(v) for v in box)
+    crop = patch[y0:y1, x0:x1].astype(np.float32)
+    crop = crop - np.float32(cv2.mean(crop)[:3])
+    return (crop / np.float32(math.sqrt(float(np.einsum("ijk,ijk->", crop, crop)) / crop.size)
+                              + 4.0)).ravel()
+
+
+def where_they_differ(a: np.ndarray, b: np.ndarray, side: int) -> tuple[float, np.ndarray] | None:
+    """The share of the tile two faces (BGR, any size) differ in, and the box (shares of the
+    side: x0, y0, x1, y1) holding it; None when they differ nowhere."""
+    sa = cv2.resize(a, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    sb = cv2.resize(b, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    d = np.abs(sa - sb).max(axis=2)
+    hit = d > 40
+    if not hit.any():
+        return None
+    ys, xs = np.nonzero(hit)
+    box = np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], np.float32) / side
+    return float(hit.mean()), box
+
+
+def _spoil(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A tile's canvas (float32) spoilt as the simulator spoils photos (light, cast, glare
+    veil, blur, noise, JPEG), at the fine view's scale; uint8."""
+    c = canvas.shape[0]
+    ramp = np.linspace(-0.5, 0.5, c, dtype=np.float32)
+    gain = np.float32(rng.uniform(0.55, 1.1)) * (
+        1 + np.float32(rng.uniform(-0.3, 0.3)) * ramp[None, :]
+        + np.float32(rng.uniform(-0.3, 0.3)) * ramp[:, None])
+    out = canvas * gain[..., None] * (1 + rng.uniform(-0.1, 0.1, 3)).astype(np.float32)
+    if rng.random() < 0.35:  # a veil of glare, thicker to one side
+        veil = np.clip(np.float32(rng.uniform(0, 0.4))
+                       * (1 + np.float32(rng.uniform(-1, 1)) * ramp), 0, 0.6)[None, :, None]
+        out = out * (1 - veil) + 255 * veil
+    if rng.random() < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.7)))
+    else:
+        n = int(rng.integers(1, 5)) * 2 + 1
+        kern = np.zeros((n, n), np.float32)
+        a = rng.uniform(0, math.pi)
+        h = n // 2
+        cv2.line(kern, (int(h - math.cos(a) * h), int(h - math.sin(a) * h)),
+                 (int(h + math.cos(a) * h), int(h + math.sin(a) * h)), 1.0, 1)
+        out = cv2.filter2D(out, -1, kern / kern.sum())
+    noise = rng.standard_normal(out.shape, dtype=np.float32)
+    out = out + noise * np.float32(rng.uniform(2, 7) / math.sqrt(128)) * cv2.sqrt(
+        np.maximum(out, 1))
+    out8 = np.clip(out, 0, 255).astype(np.uint8)
+    if rng.random() < 0.8:
+        _ok, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY,
+                                               int(rng.uniform(50, 92))])
+        out8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out8
+
+
+def canvases(face: np.ndarray, tile_px: float, count: int, rng: np.random.Generator,
+             board: np.ndarray) -> list[np.ndarray]:
+    """``count`` spoilt views of ``face`` (turn 0) lying on the board (colour ``board``,
+    BGR) as a photo shows it, at the photo's own scale (0.75-1.25 of the fine view's),
+    brought to the fine view's (``tile_px`` px across), each a little off its place and
+    turned (as the closer look leaves it): square canvases centred on where the scanner
+    believes the tile is."""
+    s = face.shape[0]
+    c = math.ceil(tile_px * 1.2) | 1
+    out = []
+    for _ in range(count):
+        # the photo's own scale: a board filling 55-90% of the frame has 74-120 photo px a
+        # square, resampled to the fine view's 96
+        r = float(rng.uniform(0.75, 1.25))
+        cr = max(8, round(c * r))
+        k = tile_px * r / s
+        m = cv2.getRotationMatrix2D((s / 2, s / 2), float(rng.uniform(-1.5, 1.5)),
+                                    k * float(rng.uniform(0.98, 1.02)))
+        m[:, 2] += (cr / 2 - s / 2 + rng.uniform(-0.8, 0.8) * r,
+                    cr / 2 - s / 2 + rng.uniform(-0.8, 0.8) * r)
+        # the tile on the board: its shadow and rim round it
+        canvas = np.empty((cr, cr, 3), np.float32)
+        canvas[:] = board
+        mask = cv2.warpAffine(np.ones((s, s), np.float32), m, (cr, cr), flags=cv2.INTER_LINEAR)
+        shade = np.roll(cv2.GaussianBlur(mask, (0, 0), 3 * r), (round(3 * r), round(3 * r)),
+                        axis=(0, 1))
+        canvas *= (1 - 0.3 * shade)[..., None]
+        rim = np.roll(mask, (max(1, round(2 * r)),) * 2, axis=(0, 1))[..., None]
+        canvas = canvas * (1 - rim) + 95.0 * rim
+        tile = cv2.warpAffine(face.astype(np.float32), m, (cr, cr), flags=cv2.INTER_LINEAR)
+        canvas = canvas * (1 - mask[..., None]) + tile * mask[..., None]
+        spoilt = _spoil(canvas, rng)
+        out.append(cv2.resize(spoilt, (c, c), interpolation=cv2.INTER_LINEAR))
+    return out
+
+
+def cut_views(views: list[np.ndarray], tside: float, side: int) -> list[np.ndarray]:
+    """Each canvas cut as the scanner cuts a tile: ``tside`` px across, to ``side`` px."""
+    return [cut(v.astype(np.float32), (v.shape[1] / 2, v.shape[0] / 2), 0.0, tside, side)
+            for v in views]
+
+
+def _fisher(xa: np.ndarray, xb: np.ndarray) -> np.ndarray:
+    """Fisher's discriminant of two classes' rows, with shrinkage (SHRINK): the pooled
+    covariance ``C = (1 - SHRINK) X'X / m + SHRINK v I`` is inverted through the few views
+    (Woodbury), never as a features x features matrix."""
+    ma, mb = xa.mean(axis=0), xb.mean(axis=0)
+    x = np.concatenate([xa - ma, xb - mb]).astype(np.float64)
+    m = max(len(x) - 2, 1)
+    lam = SHRINK * float(np.einsum("ij,ij->", x, x)) / m / x.shape[1]
+    c = (1 - SHRINK) / m
+    v = (ma - mb).astype(np.float64)
+    # einsum, not a BLAS product: a threaded BLAS call crawls on a busy two-core Pi
+    inner = np.eye(len(x)) * lam + c * np.einsum("ik,jk->ij", x, x)
+    w = (v - c * np.einsum("ki,k->i", x, np.linalg.solve(inner, np.einsum("ij,j->i", x, v)))
+         ) / lam
+    return (w / (np.linalg.norm(w) + 1e-12)).astype(np.float32)
+
+
+def _learn_pair(va: list[np.ndarray], vb: list[np.ndarray], box: np.ndarray, tside: float
+                ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray] | None:
+    """The discriminant of one pair: (box in px, side, stats, weights) at the resolution
+    that separates it best on views kept apart; None when no resolution fits MAX_DIM."""
+    options = []
+    for res in RESOLUTIONS:
+        side = round(tside * res)
+        pad = PAD_PX * res
+        px = np.array([max(0, math.floor(box[0] * side - pad)),
+                       max(0, math.floor(box[1] * side - pad)),
+                       min(side, math.ceil(box[2] * side + pad)),
+                       min(side, math.ceil(box[3] * side + pad))], np.int32)
+        if (px[2] - px[0]) * (px[3] - px[1]) * 3 <= MAX_DIM:
+            options.append((side, px))
+    if not options:
+        return None
+    options = options[-2:]  # the two finest that fit: coarser ones lose the small icon
+    best = None
+    half = len(va) // 2
+    for side, px in options:
+        pa, pb = cut_views(va, tside, side), cut_views(vb, tside, side)
+        xa = np.stack([features(p, px) for p in pa])
+        xb = np.stack([features(p, px) for p in pb])
+        w = _fisher(xa[:half], xb[:half])
+        ta, tb = xa[half:] @ w, xb[half:] @ w
+        stats = np.array([ta.mean(), ta.std() + 1e-6, tb.mean(), tb.std() + 1e-6], np.float32)
+        sep = abs(stats[0] - stats[2]) / math.sqrt((stats[1] ** 2 + stats[3] ** 2) / 2)
+        if best is None or sep > best[0]:
+            best = (sep, px, side, stats, w)
+    assert best is not None
+    return best[1], best[2], best[3], best[4]
+
+
+def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: float,
+          progress: Callable[[str], None] | None = None, seed: int = 0,
+          board: np.ndarray | None = None) -> LookAlikes:
+    """Learn every look-alike pair among ``faces`` (turn 0, BGR; ``seasons`` one each):
+    ``tile_px`` is a tile's side in fine-view px, ``tside`` the side the scanner cuts,
+    ``board`` the board's mean colour (BGR) round the tiles."""
+    board = np.array([90.0, 140.0, 110.0], np.float32) if board is None else board
+    rng = np.random.default_rng(seed)
+    candidates = []
+    for i in range(len(faces)):
+        for j in range(i + 1, len(faces)):
+            if seasons[i] != seasons[j]:
+                continue
+            found = where_they_differ(faces[i], faces[j], 48)
+            if found is None:
+                continue
+            area, box = found
+            if area <= LOOKALIKE_AREA and max(box[2] - box[0], box[3] - box[1]) <= LOOKALIKE_SIDE:
+                candidates.append((i, j, box))
+    # the box in shares of the tile; the scanner's patch covers the middle TILE_INSET of it
+    from companion.the_glade.recognition.model import TILE_INSET
+
+    rows, boxes, sides, stats, weights = [], [], [], [], []
+    start = time.perf_counter()
+    kept: dict[int, list[np.ndarray]] = {}
+
+    def views_of(i: int) -> list[np.ndarray]:  # each face's views, the last few kept
+        if i not in kept:
+            if len(kept) >= 24:
+                kept.pop(next(iter(kept)))
+            kept[i] = canvases(faces[i], tile_px, VIEWS, rng, board)
+        return kept[i]
+
+    for n, (i, j, box) in enumerate(candidates):
+        inset = (box - (1 - TILE_INSET) / 2) / TILE_INSET
+        learnt = _learn_pair(views_of(i), views_of(j), np.clip(inset, 0, 1), tside)
+        if learnt is not None:
+            px, side, st, w = learnt
+            rows.append((i, j))
+            boxes.append(px)
+            sides.append(side)
+            stats.append(st)
+            weights.append(w)
+        if progress is not None and (n + 1) % 25 == 0:
+            progress(f"  look-alike pairs: {n + 1} of {len(candidates)} learnt "
+                     f"({time.perf_counter() - start:.0f} s)")
+    if not rows:
+        return LookAlikes.empty()
+    offsets = np.concatenate([[0], np.cumsum([len(w) for w in weights])]).astype(np.int64)
+    return LookAlikes(np.array(rows, np.int32), np.stack(boxes).astype(np.int32),
+                      np.array(sides, np.int32), np.stack(stats).astype(np.float32), offsets,
+                      np.concatenate(weights).astype(np.float32))
+
+
+@dataclass(frozen=True)
+class PairVerdict:
+    """A learnt pair's judgement of one square: the face it names and how far the photo
+    lies from each face's views (in their spreads)."""
+
+    winner: int      # face index
+    loser: int
+    fits: float      # distance from the winner's views, in their spread
+    against: float   # distance from the loser's views, in theirs
+
+
+def judge(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, float],
+          angle: float, turn: int, tside: float, a_first: int) -> PairVerdict:
+    """Pair ``k``'s verdict on the tile lying at ``centre`` / ``angle`` (fine view px, the
+    closer look's placing) with ``turn`` quarter turns clockwise; ``a_first`` is the pair's
+    face to report first when they tie."""
+    side = int(pairs.sides[k])
+    patch = np.rot90(cut(fine, centre, angle, tside, side), turn)
+    x = features(np.ascontiguousarray(patch), pairs.boxes[k])
+    w = pairs.weights[pairs.offsets[k]:pairs.offsets[k + 1]]
+    t = float(x @ w)
+    ma, sa, mb, sb = (float(v) for v in pairs.stats[k])
+    da, db = abs(t - ma) / sa, abs(t - mb) / sb
+    fa, fb = (int(v) for v in pairs.faces[k])
+    if da < db or (da == db and fa == a_first):
+        return PairVerdict(fa, fb, da, db)
+    return PairVerdict(fb, fa, db, da)
