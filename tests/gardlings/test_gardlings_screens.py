@@ -117,3 +117,16 @@ def test_reward_coin_and_piglet_at_the_table() -> None:
     record["players"][0]["coins"] = 3
     after = tb.hire(record, "piglet")
     assert after["players"][0]["coins"] == 4 and after["market"]["piglets"] == 19
+
+
+def test_a_long_game_needs_20_gems() -> None:
+    record = tb.new_table(["Solo"], long_game=True)
+    assert not tb.money(tb.enter(record, 0, gems=19), 0)["victory"]
+    assert tb.money(tb.enter(record, 0, gems=20), 0)["victory"]
+    assert tb.money(tb.enter(tb.new_table(["Solo"]), 0, gems=17), 0)["victory"]
+
+
+def test_expert_at_the_table_steals_half_and_pays_ponds() -> None:
+    record = tb.new_table(["Ann"], "expert")
+    m = tb.money(tb.enter(record, 0, gems=9, alarm=True, piglets=True, ponds=2), 0)
+    assert (m["stolen"], m["total"], m["coins"], m["mutate"]) == (4, 5, 2, True)
