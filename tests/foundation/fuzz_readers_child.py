@@ -247,9 +247,14 @@ def service_over(data_dir: Path, keys: list[Any]) -> str:
 
 
 def read_glade(path: Path) -> list[tuple[str, str]]:
+    from companion.games import find_game
+    from companion.ui.service import score_sheet_of
+
     return [("score", cli("score", "the-glade", str(path))),
             ("hint", cli("hint", "the-glade", str(path), "--player", "Liz", "--rack", RACK,
-                         "--limit", "2"))]
+                         "--limit", "2")),
+            ("service's Score a game", guarded(
+                lambda: score_sheet_of(find_game("the-glade"), path)))]
 
 
 def read_garden(path: Path) -> list[tuple[str, str]]:
@@ -313,6 +318,13 @@ def session_seed() -> dict[str, Any]:
     return Session("the-glade", ["Toni", "Emma", "Liz"], accepted=[glade]).to_dict()
 
 
+def garden_session_seed() -> dict[str, Any]:
+    from companion.session import Session
+
+    garden = yaml.safe_load(GARDEN.read_text())
+    return Session("glass-garden", ["Toni"], accepted=[garden, garden]).to_dict()
+
+
 def history_seed() -> dict[str, Any]:
     entry = {"game": "the-glade", "finished_at": "2026-11-29T20:00:00+00:00", "winner": "Toni",
              "players": [{"name": "Toni", "total": 24}, {"name": "Emma", "total": 23}]}
@@ -332,6 +344,8 @@ def main() -> None:
          read_garden),
         ("session", "session.json", session_seed(),
          json.dumps(session_seed(), indent=1).encode(), read_session),
+        ("garden-session", "session.json", garden_session_seed(),
+         json.dumps(garden_session_seed(), indent=1).encode(), read_session),
         ("history", "history.json", history_seed(),
          json.dumps(history_seed(), indent=1).encode(), read_history),
         ("deck", "deck.yaml", yaml.safe_load(DECK.read_text()), DECK.read_bytes(), read_deck),
