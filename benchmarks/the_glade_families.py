@@ -36,6 +36,9 @@ from companion.the_glade.recognition.pack import write_pack
 from companion.the_glade.recognition.sim import random_forest, render_photo
 from companion.vision.sim import Camera, Degradations
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from the_glade_scan import _scan_only_peak
+
 HARD = Degradations(strength=1.6)
 
 
@@ -142,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  scan CPU s: median {np.median(cpu_all):.3f}, 90th {np.percentile(cpu_all, 90):.3f};"
           f" wall s: median {np.median(wall_all):.3f}")
     print(f"  enrol CPU s: max {max(enrol_cpu):.1f}")
+    print(f"  peak memory of a process that only scans (as the CLI), last family's first 6 "
+          f"photos: {_scan_only_peak(work, sorted(work.glob('*.jpg'))[:6]):.0f} MB (VmHWM)")
     print(f"  peak memory (this process, rendering too): "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB ru_maxrss")
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")

@@ -130,11 +130,12 @@ _MODEL = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "s
 
 def _square(**figures) -> SimpleNamespace:
     """The evidence of one square (index 0) with the ``figures`` given: the rest is a
-    square wholly in the photo, nothing clipped, no closer look, no counter looked for."""
+    square wholly in the photo, nothing clipped, no closer look, no counter looked for, no
+    look-alike pair judged."""
     evidence = dict(centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1),
                     frame_share=np.ones(1), tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
                     tile_angle=np.zeros(1), templates=_TEMPLATES, looks={}, counters={},
-                    tint={}, disc=np.zeros(1))
+                    tint={}, disc=np.zeros(1), pairs={})
     evidence.update(figures)
     return SimpleNamespace(**evidence)
 
@@ -445,7 +446,7 @@ def test_colour_vectors_ignore_exposure_but_not_colour():
 @pytest.fixture(scope="module")
 def model4():
     """Unseen SAMPLE art (style 4), enrolled from its own pack."""
-    return build_model(sample_pack(4)), sample_pack(4)
+    return build_model(sample_pack(4), lookalikes=False), sample_pack(4)
 
 
 def test_counters_of_every_colour_under_a_strong_colour_cast(model4):
@@ -552,7 +553,7 @@ def test_closer_look_names_the_face_that_beats_every_other_where_they_differ():
 @pytest.fixture(scope="module")
 def model1():
     """SAMPLE art of tuning style 1, whose mouse and squirrel look alike when blurred."""
-    return build_model(sample_pack(1)), sample_pack(1)
+    return build_model(sample_pack(1), lookalikes=False), sample_pack(1)
 
 
 @pytest.mark.parametrize(("seed", "size", "square"), [(20089, 7, "F6"), (5045, 8, "E6")])
@@ -697,7 +698,7 @@ def test_counters_misplaced_by_their_shape_are_read_right(style, seed, size, squ
     so like the bare board that it was never looked for: now its colours say it may be
     there."""
     pack = sample_pack(style)
-    model = build_model(pack)
+    model = build_model(pack, lookalikes=False)
     state = random_forest(np.random.default_rng(seed), pack.board_for(size, size).geometry,
                           pack)
     photo, truth = render_photo(pack, state, seed)

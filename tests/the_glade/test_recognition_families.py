@@ -150,3 +150,31 @@ def test_a_look_alike_doubt_names_both_candidates() -> None:
     assert doubt_words(result, "B2") == "B2"
     counters = {"candidates": {"C3": ["white-single", "white-double"]}}
     assert doubt_words(counters, "C3") == "C3 (white-single or white-double?)"
+
+
+def test_the_overlay_and_the_scan_name_both_candidates_of_a_doubt(monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from companion.the_glade.names import BoardGeometry
+    from companion.the_glade.recognition import show
+    from companion.the_glade.recognition.pack import Grid
+    from companion.the_glade.recognition.reader import BoardReading, SquareReading
+
+    board = SimpleNamespace(grid=Grid(7, 7, 10, 10, 20),
+                            geometry=BoardGeometry.from_dict({"rows": 7, "cols": 7,
+                                                              "centre": "D4"}))
+    doubt = SquareReading("E4", "uncertain", reason="looks like hedgehog/acorn/oak or "
+                          "hedgehog/blackberry/oak",
+                          candidates=("hedgehog/acorn/oak", "hedgehog/blackberry/oak"))
+    glare = SquareReading("B2", "uncertain", reason="glare")
+    reading = BoardReading(board, SimpleNamespace(homography=np.eye(3)), [doubt, glare])
+    data = reading.result()
+    assert data["candidates"] == {"E4": ["hedgehog/acorn/oak", "hedgehog/blackberry/oak"]}
+    assert doubt_words(data, "E4") == "E4 (acorn or blackberry?)"
+    seen = {}
+    monkeypatch.setattr(show, "draw", lambda photo, hm, marks, outline: seen.update(
+        {m.label.split()[0]: m.label for m in marks}))
+    show.draw_overlay(np.zeros((200, 200, 3), np.uint8), reading)
+    codes = f"{show.tile_code('hedgehog/acorn/oak')}|{show.tile_code('hedgehog/blackberry/oak')}"
+    assert seen["E4"] == f"E4 ??\n{codes}"
+    assert seen["B2"] == "B2 ??"

@@ -34,7 +34,7 @@ G7 = BoardGeometry.from_dict({"rows": 7, "cols": 7, "centre": "D4"})
 @pytest.fixture(scope="module")
 def model4():
     """Unseen SAMPLE art (style 4), enrolled from its own pack."""
-    return build_model(sample_pack(4)), sample_pack(4)
+    return build_model(sample_pack(4), lookalikes=False), sample_pack(4)
 
 
 def _shaken(photo: np.ndarray, length: float, angle: float, seed: int) -> np.ndarray:
@@ -96,7 +96,7 @@ def test_tile_faded_by_glare_is_doubted_not_read_empty():
     faded a tile's print below the bare-board structure test, and it was read as empty.
     Its outline and fit say a tile lies there."""
     pack = sample_pack(1)
-    model = build_model(pack)
+    model = build_model(pack, lookalikes=False)
     state = random_forest(np.random.default_rng(20127), G7, pack)
     photo, truth = render_photo(pack, state, 20127)
     assert "E7" in truth["forest"]["tiles"]

@@ -39,7 +39,7 @@ CELL = 48
 @pytest.fixture(scope="module")
 def model5():
     """Unseen SAMPLE art (style 5), enrolled from its own pack."""
-    return build_model(sample_pack(5)), sample_pack(5)
+    return build_model(sample_pack(5), lookalikes=False), sample_pack(5)
 
 
 def _board(seed: int = 0) -> np.ndarray:

@@ -13,7 +13,9 @@ import numpy as np
 from companion.errors import ModelError
 from companion.report import Report
 from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, detail_face
-from companion.the_glade.recognition.lookalikes import learn
+from companion.the_glade.recognition.glade_model import enrol_glade
+from companion.the_glade.recognition.glade_pack import read_glade_pack
+from companion.the_glade.recognition.lookalikes import LookAlikes, learn
 from companion.the_glade.recognition.model import (
     ANGLES,
     CELL_PX,
@@ -26,6 +28,7 @@ from companion.the_glade.recognition.model import (
     TILE_PATCH,
     BoardModel,
     Model,
+    check_out,
     disc_mask,
     save_model,
     template_cell,
@@ -119,9 +122,12 @@ def _turned_all_round(face: np.ndarray, side: int, fill) -> np.ndarray:
 
 
 def build_model(pack: Pack, source: str = "",
-                progress: Callable[[str], None] | None = None) -> Model:
+                progress: Callable[[str], None] | None = None,
+                lookalikes: bool = True) -> Model:
     """Everything a scan needs, learnt from ``pack``; ``progress`` is told how the learning of
-    look-alike pairs (the slow part) goes."""
+    look-alike pairs (the slow part) goes. ``lookalikes=False`` leaves the pairs out (the
+    closer look alone judges close calls, as in a model enrolled before pairs were learnt):
+    for tests of other parts, which need not pay the pairs' seconds."""
     boards = []
     ring_values = []
     for i, board in enumerate(pack.boards):
@@ -183,28 +189,33 @@ def build_model(pack: Pack, source: str = "",
         tile_faintest=faintest_tiles(tile_templates, TILE_PATCH,
                                      template_cell(pack.tile_size)),
         boards_apart=boards_apart([b.finder for b in boards], [b.image for b in pack.boards]),
-        lookalikes=learn([f.image for f in pack.tiles], [f.season for f in pack.tiles],
-                         tile_side(pack.tile_size) * FINE,
-                         tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
-                         board=np.asarray(board_colour, np.float32)))
+        lookalikes=(learn([f.image for f in pack.tiles], [f.season for f in pack.tiles],
+                          tile_side(pack.tile_size) * FINE,
+                          tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
+                          board=np.asarray(board_colour, np.float32)) if lookalikes
+                    else LookAlikes.empty()))
 
 
 def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def enrol(pack: Path, *, out: Path, progress: Callable[[str], None] | None = _say) -> Report:
+def enrol(pack: Path, *, out: Path, progress: Callable[[str], None] | None = _say,
+          lookalikes: bool = True) -> Report:
     """Learn the board(s), tile faces and counter faces of ``pack`` and its look-alike pairs
     (training views rendered from the pack itself, see :mod:`lookalikes`); write a model to
     ``out``. ``progress`` (stderr by default; None: quiet) hears how it goes: learning the
     pairs takes most of the time."""
     start = time.perf_counter()
     data = read_pack(Path(pack))
+    glade = read_glade_pack(Path(pack))  # the glade board and stores (issue #25)
+    check_out(Path(out))
     if progress is not None:
         progress(f"Learning {len(data.tiles)} tile faces, their look-alikes and "
                  f"{len(data.boards)} board(s) from {pack} ...")
-    model = build_model(data, str(pack), progress)
+    model = build_model(data, str(pack), progress, lookalikes)
     save_model(model, Path(out))
+    glade_note = enrol_glade(data, glade, Path(out))  # issue #25
     seconds = time.perf_counter() - start
     tile_names = sorted(set(model.tile_names))
     counters = sorted(set(model.counter_names))
@@ -221,4 +232,4 @@ def enrol(pack: Path, *, out: Path, progress: Callable[[str], None] | None = _sa
     if len(tile_names) < 64:
         text += (f"\nNote: only {len(tile_names)} of the 64 tiles are enrolled; others will be "
                  "reported as uncertain or mistaken for enrolled ones.")
-    return Report(report, text)
+    return Report(report, text + glade_note)

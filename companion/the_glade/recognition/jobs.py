@@ -13,12 +13,13 @@ from companion.report import Report
 from companion.the_glade.recognition.enrol import enrol as _enrol
 
 
-def enrol(pack: Path, *, out: Path, quiet: bool = False) -> Report:
+def enrol(pack: Path, *, out: Path, quiet: bool = False, lookalikes: bool = True) -> Report:
     """Learn the look of a set of components from an enrolment pack; write a model folder.
-    Progress goes to stderr unless ``quiet``."""
+    Progress goes to stderr unless ``quiet``; ``lookalikes=False`` skips learning the
+    look-alike pairs (for tests of other parts)."""
     if quiet:
-        return _enrol(Path(pack), out=Path(out), progress=None)
-    return _enrol(Path(pack), out=Path(out))
+        return _enrol(Path(pack), out=Path(out), progress=None, lookalikes=lookalikes)
+    return _enrol(Path(pack), out=Path(out), lookalikes=lookalikes)
 
 
 def scan(photo: Path, *, model: Path, overlay: Path | None = None,

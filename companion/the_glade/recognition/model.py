@@ -98,13 +98,20 @@ class Model:
     lookalikes: LookAlikes = field(default_factory=LookAlikes.empty)
 
 
-def save_model(model: Model, out: Path) -> None:
+def check_out(out: Path) -> None:
+    """Refuse an ``out`` that is a file or a folder holding other files (before a minute's
+    enrolment, not after)."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ModelError(f"{out} is a file; give --out a folder name for the model")
     if out.is_dir() and any(out.iterdir()) and not (out / "manifest.json").is_file():
         raise ModelError(f"{out} is a folder that holds other files; give --out a new or empty "
                          "folder (or an old model folder to replace)")
+
+
+def save_model(model: Model, out: Path) -> None:
+    out = Path(out)
+    check_out(out)
     out.mkdir(parents=True, exist_ok=True)
     arrays: dict[str, np.ndarray] = {}
     for i, board in enumerate(model.boards):
