@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import ModelError
+from companion.storage import read_data_file
 from companion.the_glade.names import BoardGeometry
 from companion.the_glade.recognition.detail import DETAIL
 from companion.the_glade.recognition.lookalikes import LookAlikes
@@ -159,9 +160,9 @@ def load_model(folder: Path) -> Model:
     path = folder / "manifest.json"
     if not path.is_file():
         raise _again(folder, "no manifest.json, so it is not a recognition model")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
+    try:  # the bounded reader: a huge or hostile manifest is refused cheaply
+        manifest = read_data_file(path, "model manifest", error=ModelError)
+    except ModelError:
         raise _again(folder, "manifest.json is corrupt") from None
     if not isinstance(manifest, dict):
         raise _again(folder, "manifest.json is corrupt")

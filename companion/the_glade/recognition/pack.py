@@ -17,6 +17,7 @@ import numpy as np
 import yaml
 
 from companion.errors import CompanionError, ModelError
+from companion.storage import read_data_file
 from companion.the_glade.names import SEASONS, BoardGeometry, Counter, Square, Tile
 from companion.vision.image import load_image
 
@@ -127,11 +128,10 @@ def read_pack(folder: Path) -> Pack:
     if not spec.is_file():
         raise ModelError(f"{folder} is not an enrolment pack (no pack.yaml in it); point "
                          "'companion enrol' at the folder that holds pack.yaml")
-    try:
-        data = yaml.safe_load(spec.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise ModelError(f"{spec} is not valid YAML ({str(exc).splitlines()[0]}); "
-                         "fix the file and enrol again") from None
+    try:  # the bounded reader: a huge or hostile pack.yaml is refused cheaply
+        data = read_data_file(spec, "enrolment pack file", error=ModelError)
+    except ModelError as exc:
+        raise ModelError(f"{exc}; fix the file and enrol again") from None
     if not isinstance(data, dict):
         raise _bad("pack.yaml", "must be a mapping with game, boards, tiles and counters")
     if data.get("game") != GAME:
