@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--hard", action="store_true")
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--models", type=Path, default=None,
+                        help="keep each family's model in MODELS/FAMILY and reuse it when "
+                             "there (enrolment is seeded: the same pack gives the same model)")
     args = parser.parse_args(argv)
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
     totals = dict(squares=0, wrong=0, unsure=0, photos=0, right=0, lost=0)
@@ -99,8 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(tempfile.mkdtemp(prefix=f"glade-family-{family}-"))
         pack = family_pack(family)
         write_pack(pack, work / "pack")
+        model = work / "model" if args.models is None else args.models / str(family)
         t0, c0 = time.perf_counter(), time.process_time()
-        enrol(work / "pack", out=work / "model")
+        if not (model / "manifest.json").is_file():
+            enrol(work / "pack", out=model, quiet=True)
         enrol_cpu.append(time.process_time() - c0)
         enrol_wall = time.perf_counter() - t0
         fam = dict(squares=0, wrong=0, unsure=0, photos=0, right=0, lost=0)
@@ -113,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
                 w0, c1 = time.perf_counter(), time.process_time()
                 try:
-                    data = scan(photo, model=work / "model").data
+                    data = scan(photo, model=model).data
                 except Exception as exc:  # a refused photo: every square uncertain
                     show.append(f"  refused {photo.name}: {exc}")
                     fam["lost"] += 1
@@ -145,8 +150,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  scan CPU s: median {np.median(cpu_all):.3f}, 90th {np.percentile(cpu_all, 90):.3f};"
           f" wall s: median {np.median(wall_all):.3f}")
     print(f"  enrol CPU s: max {max(enrol_cpu):.1f}")
+    shots = sorted(work.glob("*.jpg"))[:6]
+    if args.models is not None:  # _scan_only_peak reads WORK/model
+        (work / "model").symlink_to(model.resolve(), target_is_directory=True)
     print(f"  peak memory of a process that only scans (as the CLI), last family's first 6 "
-          f"photos: {_scan_only_peak(work, sorted(work.glob('*.jpg'))[:6]):.0f} MB (VmHWM)")
+          f"photos: {_scan_only_peak(work, shots):.0f} MB (VmHWM)")
     print(f"  peak memory (this process, rendering too): "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB ru_maxrss")
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")

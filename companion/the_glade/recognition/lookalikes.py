@@ -6,7 +6,7 @@ its fruit sits, how big it is, how it is drawn. So enrolment works it out from t
 
 1. **Which faces are look-alikes**: every two faces of one season whose difference is
    confined to a small part of the tile (at most LOOKALIKE_AREA of it, within one box of at
-   most LOOKALIKE_SIDE of its side).
+   most LOOKALIKE_SIDE of its side), at most MAX_PAIRS of them.
 2. **Where they differ**: that box, padded by PAD_PX for misplacement.
 3. **Training photos from the pack itself**: each face of a pair is drawn many times as the
    scanner would cut it from a photo, spoilt as the table simulator spoils photos (a small
@@ -41,9 +41,15 @@ import numpy as np
 from companion.vision.patches import cut
 
 #: A pair of faces is a look-alike when they differ in at most this share of the tile ...
-LOOKALIKE_AREA = 0.10
-#: ... within a box at most this share of its side across.
-LOOKALIKE_SIDE = 0.5
+LOOKALIKE_AREA = 0.06
+#: ... within a box at most this share of its side across. On the tuning families 1-8 this
+#: keeps every fruit pair (192 in a full pack), the leaf pairs where the leaf icon alone
+#: shows the leaf's colour, and creature pairs where creatures are small: 192-384 pairs. At
+#: 0.10 and 0.5 it also took pairs differing in two icons (up to 520 on family 5, and over
+#: a thousand on a family of small dotted icons), which a minute's enrolment cannot learn.
+LOOKALIKE_SIDE = 0.35
+#: At most this many pairs are learnt, the most alike (least area) first.
+MAX_PAIRS = 400
 #: Padding round the box where two faces differ (fine-view px).
 PAD_PX = 2.5
 #: Patch px per fine-view px tried for a pair's box.
@@ -276,7 +282,10 @@ def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: fl
                 continue
             area, box = found
             if area <= LOOKALIKE_AREA and max(box[2] - box[0], box[3] - box[1]) <= LOOKALIKE_SIDE:
-                candidates.append((i, j, box))
+                candidates.append((area, i, j, box))
+    # the most alike, then in face order (so each face's views are rendered once)
+    candidates = sorted(sorted(candidates, key=lambda c: c[0])[:MAX_PAIRS],
+                        key=lambda c: (c[1], c[2]))
     # the box in shares of the tile; the scanner's patch covers the middle TILE_INSET of it
     from companion.the_glade.recognition.model import TILE_INSET
 
@@ -291,7 +300,7 @@ def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: fl
             kept[i] = canvases(faces[i], tile_px, VIEWS, rng, board)
         return kept[i]
 
-    for n, (i, j, box) in enumerate(candidates):
+    for n, (_, i, j, box) in enumerate(candidates):
         inset = (box - (1 - TILE_INSET) / 2) / TILE_INSET
         learnt = _learn_pair(views_of(i), views_of(j), np.clip(inset, 0, 1), tside)
         if learnt is not None:
