@@ -23,12 +23,9 @@ coins sharing the win.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.errors import StateError
 from companion.games.interface import (
     CHANCE,
     NOT_NOW,
@@ -38,12 +35,29 @@ from companion.games.interface import (
     Violation,
 )
 from companion.games.score import ScoreLine, ScoreSheet, SeatScore, TieBreak
+from companion.gardlings.actions import (
+    ACTION_TYPES,
+    CODES,
+    VIOLATION_CODES,
+    Accept,
+    Action,
+    Buy,
+    Draw,
+    Drawn,
+    Move,
+    Mutate,
+    Pass,
+    Place,
+    Redraw,
+    Stop,
+    TakePiglet,
+)
 from companion.gardlings.catalogue import Catalogue
 from companion.gardlings.expert import mutating_tile
 from companion.gardlings.garden import ROTATIONS, Garden, Placement
 from companion.gardlings.gnome_alarm import sets_off
 from companion.gardlings.hiring import Hiring, hiring, victory_target, winner
-from companion.gardlings.market import Market, cost_of, setup_market
+from companion.gardlings.market import Market, cost_of
 from companion.gardlings.missions import has_second_draw, pass_missions
 from companion.gardlings.placement import (
     breaches,
@@ -58,141 +72,6 @@ from companion.gardlings.solo import medal
 BUILD, HIRE, OVER = "build", "hire", "over"
 #: rounds after which a game nobody won ends (an engine guard: random play must end)
 ROUND_LIMIT = 30
-
-#: Every code a refusal of Gardlings carries, with its meaning.
-CODES: tuple[tuple[str, str], ...] = (
-    ("stopped", "an alarm (or stopping) ended this garden's building"),
-    ("alarm", "the tile sets off the gnome alarm: it is not placed"),
-    ("not-unicorn", "only a unicorn's tile may move"),
-    ("overlap", "the tile would lie on a tile already there"),
-    ("not-touching", "the tile touches the garden on no side"),
-    ("edge", "touching halves do not match"),
-    ("split", "the move cuts the garden in pieces"),
-    ("not-drawn", "the tile is not the one drawn"),
-    ("first-cell", "the engine lays a garden's first tile at [0, 0] (any cell is legal at "
-                   "the table: a garden has no fixed place)"),
-    ("not-in-bag", "the tile is not in the seat's bag"),
-    ("empty-bag", "the bag is empty"),
-    ("fits", "the drawn tile fits somewhere and must be placed"),
-    ("no-redraw", "the second draw is not available"),
-    ("cannot-afford", "gems and coins do not reach the stack's cost"),
-    ("empty-stack", "the stack has no tile left"),
-    ("no-piglets", "the piglet stack is empty"),
-    ("must-mutate", "a lucky piglet must mutate first"),
-    ("no-mutation", "no such mutation"),
-    ("not-your-turn", "another seat hires now"),
-    (NOT_NOW, "not an action of this moment"),
-)
-VIOLATION_CODES: frozenset[str] = frozenset(code for code, _m in CODES)
-
-
-# --- actions -------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Draw:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat}: draw"
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """The chance outcome: the tile ``tile`` comes out of seat ``seat``'s bag."""
-
-    seat: int
-    tile: str
-
-    def __str__(self) -> str:
-        return f"{self.seat}: drew {self.tile}"
-
-
-@dataclass(frozen=True)
-class Place:
-    seat: int
-    placement: Placement
-
-    def __str__(self) -> str:
-        p = self.placement
-        return f"{self.seat}: place {p.tile} at {list(p.cell)} turned {p.rotation}"
-
-
-@dataclass(frozen=True)
-class Move:
-    seat: int
-    placement: Placement
-
-    def __str__(self) -> str:
-        p = self.placement
-        return f"{self.seat}: move unicorn {p.tile} to {list(p.cell)} turned {p.rotation}"
-
-
-@dataclass(frozen=True)
-class Stop:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat}: stop"
-
-
-@dataclass(frozen=True)
-class Redraw:
-    """Use the second-draw mission: draw again, the tile in hand goes back afterwards."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat}: second draw"
-
-
-@dataclass(frozen=True)
-class Accept:
-    """Accept the alarm (or that the tile fits nowhere) instead of a second draw."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat}: accept"
-
-
-@dataclass(frozen=True)
-class Buy:
-    seat: int
-    stack: str
-
-    def __str__(self) -> str:
-        return f"{self.seat}: buy {self.stack}"
-
-
-@dataclass(frozen=True)
-class TakePiglet:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat}: take a lucky piglet and a coin"
-
-
-@dataclass(frozen=True)
-class Pass:
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{self.seat}: hire nobody"
-
-
-@dataclass(frozen=True)
-class Mutate:
-    seat: int
-    back: str
-    stack: str
-
-    def __str__(self) -> str:
-        return f"{self.seat}: mutate a {self.back} lucky piglet, take from {self.stack}"
-
-
-Action = Draw | Drawn | Place | Move | Stop | Redraw | Accept | Buy | TakePiglet | Pass | Mutate
-ACTION_TYPES = (Draw, Drawn, Place, Move, Stop, Redraw, Accept, Buy, TakePiglet, Pass, Mutate)
-
 
 # --- the state -----------------------------------------------------------------------------
 
@@ -620,56 +499,6 @@ class State:
                 "; ".join(f"{s.name} {s.garden.text() or '-'}" for s in self.seats))
 
 
-# --- a new game ----------------------------------------------------------------------------
-
-def new_game(catalogue: Catalogue, seats: Sequence[str], variant: str = "basic",
-             options: Mapping[str, Any] | None = None, catalogue_ref: str = "sample"
-             ) -> State:
-    """A game set up by the rulebook, shuffled by ``seed``: bags of 4 gnomes, 2 double gnomes
-    and 2 lucky piglets, the market's stacks, and (option ``missions``) a mission each."""
-    options = dict(options or {})
-    unknown = sorted(set(options) - {"seed", "missions", "long_game", "round_limit"})
-    if unknown:
-        raise StateError(f"options: unknown option {unknown[0]!r}")
-    if not 1 <= len(seats) <= 4 or len(set(seats)) != len(seats):
-        raise StateError("players: Gardlings takes 1 to 4 players with different names")
-    rng = random.Random(options.get("seed"))
-    gnomes = [t.id for t in catalogue.of_back("gnome")]
-    doubles = [t.id for t in catalogue.of_back("double-gnome")]
-    piglets = [t.id for t in catalogue.of_back("piglet")]
-    n = len(seats)
-    if len(gnomes) < 4 * n or len(doubles) < 2 * n or len(piglets) < 2 * n:
-        raise StateError(f"catalogue: too few gnome, double-gnome or piglet tiles for {n} "
-                         "players (each bag takes 4, 2 and 2)")
-    for pool in (gnomes, doubles, piglets):
-        rng.shuffle(pool)
-    market = setup_market(catalogue, n, rng)
-    market = replace(market, piglets=len(piglets) - 2 * n, piglet_ids=tuple(piglets[2 * n:]))
-    missions_on = bool(options.get("missions", False))
-    held: list[str | None] = [None] * n
-    between: tuple[str | None, ...] = ()
-    if missions_on:
-        ids = [m.id for m in catalogue.missions]
-        need = n if n == 4 else 2 * n
-        if len(ids) < need:
-            raise StateError(f"catalogue: {need} mission tiles needed, {len(ids)} listed")
-        rng.shuffle(ids)
-        held = list(ids[:n])
-        between = tuple(ids[n:need]) if n < 4 else ()
-    table = []
-    for k, name in enumerate(seats):
-        bag = (*gnomes[4 * k:4 * k + 4], *doubles[2 * k:2 * k + 2], *piglets[2 * k:2 * k + 2])
-        garden = Garden(catalogue)
-        if held[k]:
-            garden = garden.with_tile(Placement(held[k] or "", (0, 0), 0))
-        table.append(Seat(name, garden, 0, tuple(sorted(bag)), mission=held[k]))
-    limit = options.get("round_limit", ROUND_LIMIT)
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise StateError("options.round_limit: must be a whole number, 0 for none")
-    return State(catalogue, catalogue_ref, tuple(table), market, variant,
-                 bool(options.get("long_game", False)), round_limit=limit, between=between)
-
-
-__all__ = ["BUILD", "CODES", "HIRE", "OVER", "VIOLATION_CODES", "Accept", "Action", "Buy",
-           "Draw", "Drawn", "Move", "Mutate", "Pass", "Place", "Redraw", "Seat", "State",
-           "Stop", "TakePiglet", "new_game", "victory_target"]
+__all__ = ["BUILD", "CODES", "HIRE", "OVER", "ROUND_LIMIT", "VIOLATION_CODES", "Accept",
+           "Action", "Buy", "Draw", "Drawn", "Move", "Mutate", "Pass", "Place", "Redraw",
+           "Seat", "State", "Stop", "TakePiglet", "victory_target"]

@@ -16,7 +16,8 @@ from typing import Any
 from companion.errors import StateError
 from companion.games.interface import SIMULTANEOUS
 from companion.gardlings.catalogue import Catalogue, catalogue_for
-from companion.gardlings.game import CODES, VIOLATION_CODES, State, new_game
+from companion.gardlings.game import CODES, VIOLATION_CODES, State
+from companion.gardlings.setup import new_game
 from companion.gardlings.state_file import VARIANTS, dump_state, parse_state
 
 

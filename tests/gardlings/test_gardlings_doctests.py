@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["catalogue", "garden", "gnome_alarm", "missions", "rules", "solo", "table"]
+MODULES = ["actions", "catalogue", "garden", "gnome_alarm", "missions", "rules", "solo", "table"]
 
 
 @pytest.mark.parametrize("name", MODULES)
