@@ -150,7 +150,7 @@ def parse_state(data: Any, base: Path = Path("."), *, name: str | None = None) -
     else:
         raise StateError(f"critter_side: {side_raw!r} is not setup or other")
     left = data.get("actions_left", 2)
-    if isinstance(left, bool) or left not in (0, 1, 2):
+    if type(left) is not int or left not in (0, 1, 2):  # 1.0 and True are no counts
         raise StateError(f"actions_left: {left!r} must be 0, 1 or 2")
     garden = Garden(tuple(cols), tuple(rows), grown, glass, side)
     table = Table(deck, critter)

@@ -125,9 +125,6 @@ def test_scans_loader_says_one_line_for_a_damaged_png(tmp_path: Path,
     assert capfd.readouterr().err == ""
 
 
-@pytest.mark.xfail(reason="companion/glass_garden/state_file.py (not this owner's) accepts "
-                          "actions_left: 1.0 (1.0 in (0, 1, 2)), and the solver then fails "
-                          "with a TypeError: reported", strict=False)
 def test_glass_garden_refuses_a_fractional_actions_left(tmp_path: Path) -> None:
     from companion.errors import StateError
     from companion.glass_garden.state_file import load_state
