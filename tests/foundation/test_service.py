@@ -25,10 +25,15 @@ def test_main_menu_lists_every_game(tmp_path: Path) -> None:
 
 
 def test_a_coming_game_says_so_and_back_returns(tmp_path: Path) -> None:
-    service = make_service(tmp_path, [Key.DOWN, Key.DOWN, Key.OK])
+    labels = list(main_menu(Context({}, tmp_path)).view("").items)
+    coming = [i for i, label in enumerate(labels) if label.endswith(" (coming)")]
+    if not coming:
+        pytest.skip("every registered game can be played at the table now")
+    service = make_service(tmp_path, [Key.DOWN] * coming[0] + [Key.OK])
     service.run()
     view = service.page.view("")
-    assert isinstance(view, TextView) and "Gardlings is coming" in view.lines[0]
+    title = labels[coming[0]].removesuffix(" (coming)")
+    assert isinstance(view, TextView) and f"{title} is coming" in view.lines[0]
     service.dispatch(Key.OK)
     assert isinstance(service.page, MenuPage) and len(service.stack) == 1
 
