@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import StateError
+from companion.errors import CompanionError, StateError
 from companion.games.score import ScoreSheet
-from companion.storage import atomic_write_json, read_data_file, storage_error
+from companion.storage import StorageError, atomic_write_json, read_data_file, storage_error
 
 log = logging.getLogger(__name__)
 
@@ -142,11 +143,39 @@ class History:
                              f"new history (entry {read.damaged[0] + 1} cannot be read)")
         return read.games
 
-    def add(self, finished: Finished) -> None:
-        """Put ``finished`` first; a write the disk refuses is a
-        :class:`~companion.storage.StorageError` naming why (full, read-only, permission)."""
-        games = [finished, *self.games()][:KEEP]
+    def add(self, finished: Finished) -> Path | None:
+        """Put ``finished`` first, keeping every entry already there as it is (one that cannot
+        be read too: it is skipped when shown, never dropped). A history file that cannot be
+        read at all is moved aside (``history.damaged-<time>.json``) and a new one started:
+        the path it went to is returned (None when nothing was set aside), for the players to
+        be told. A write the disk refuses is a :class:`~companion.storage.StorageError`
+        naming why (full, read-only, permission)."""
+        aside = None
         try:
-            atomic_write_json(self.path, {"games": [g.to_dict() for g in games]})
+            raw = self._raw()
+        except CompanionError as exc:
+            if isinstance(exc, StorageError):
+                raise
+            aside = self._set_aside()
+            log.warning("history file %s cannot be read (%s); moved to %s", self.path, exc,
+                        aside)
+            raw = []
+        games = [finished.to_dict(), *raw][:KEEP]
+        try:
+            atomic_write_json(self.path, {"games": games})
         except OSError as exc:
             raise storage_error(exc, self.path) from None
+        return aside
+
+    def _set_aside(self) -> Path:
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+        aside = self.path.with_name(f"history.damaged-{stamp}.json")
+        n = 1
+        while os.path.lexists(aside):
+            n += 1
+            aside = self.path.with_name(f"history.damaged-{stamp}-{n}.json")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc:
+            raise storage_error(exc, self.path, "move aside") from None
+        return aside

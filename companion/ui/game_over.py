@@ -25,10 +25,13 @@ def game_over_menu(ctx: Any, game: str, sheet: ScoreSheet, *, message: str,
     when ``end_session``, and after ``message`` leaves the flow (to where it was started)."""
 
     def record() -> Page:
-        History(ctx.data_dir).add(Finished.from_sheet(game, sheet))
+        aside = History(ctx.data_dir).add(Finished.from_sheet(game, sheet))
         if end_session:
             SessionStore(ctx.data_dir).clear()
-        return TextPage("Saved", [message, "OK: back"], on_ok=lambda: LEAVE_FLOW)
+        told = [message]
+        if aside is not None:  # the old history could not be read: kept, and a new one begun
+            told.append(f"The old history file could not be read; it was moved to {aside}.")
+        return TextPage("Saved", [*told, "OK: back"], on_ok=lambda: LEAVE_FLOW)
 
     return MenuPage("Game over", [Choice("Save to history", record),
                                   Choice("Back", lambda: BACK)])

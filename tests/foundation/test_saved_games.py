@@ -362,3 +362,18 @@ def test_menus_do_not_read_the_saved_game_on_every_draw(tmp_path: Path,
         service.draw()
     assert reads == []
     assert isinstance(service.page, MenuPage)
+
+
+def test_a_finished_game_is_saved_over_a_history_that_cannot_be_read(tmp_path: Path) -> None:
+    (tmp_path / "history.json").write_text("[1, 2")
+    save(tmp_path)
+    # resume, DOWN: game over, OK: the final score, OK: save to history
+    service = make_service(tmp_path, [Key.OK, Key.DOWN, Key.OK, Key.OK])
+    service.run()
+    page = service.page
+    assert isinstance(page, TextPage) and page.title == "Saved"
+    aside = list(tmp_path.glob("history.damaged-*.json"))
+    assert len(aside) == 1 and aside[0].read_text() == "[1, 2"
+    assert str(aside[0]) in page.lines[1]
+    assert History(tmp_path).games()[0].totals == (("Toni", 2), ("Emma", 2))
+    assert SessionStore(tmp_path).load() is None

@@ -85,9 +85,27 @@ def test_damaged_history_is_named_not_emptied(tmp_path: Path) -> None:
     (tmp_path / "history.json").write_text('{"games": [{"nope": 1}]}')
     with pytest.raises(StateError, match="damaged; move it aside"):
         History(tmp_path).games()
-    with pytest.raises(StateError):
-        History(tmp_path).add(Finished.from_score("the-glade", score(1, 2)))
+    # a new game is added in front; the entry that cannot be read is kept as it was
+    assert History(tmp_path).add(Finished.from_score("the-glade", score(1, 2))) is None
     assert "nope" in (tmp_path / "history.json").read_text()
+    entries = History(tmp_path).entries()
+    assert [g.totals for g in entries.games] == [(("Toni", 1), ("Emma", 2))]
+    assert entries.damaged == [1]
+
+
+@pytest.mark.parametrize("content", ["[1, 2", '{"games": 3}', "folder"])
+def test_a_history_that_cannot_be_read_is_set_aside_when_a_game_is_added(
+        tmp_path: Path, content: str) -> None:
+    path = tmp_path / "history.json"
+    if content == "folder":
+        path.mkdir()
+    else:
+        path.write_text(content)
+    aside = History(tmp_path).add(Finished.from_score("the-glade", score(1, 2)))
+    assert aside is not None and aside.name.startswith("history.damaged-")
+    if content != "folder":
+        assert aside.read_text() == content
+    assert [g.totals for g in History(tmp_path).games()] == [(("Toni", 1), ("Emma", 2))]
 
 
 def test_history_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
