@@ -393,7 +393,8 @@ class Service:
         return self.stack[-1]
 
     def draw(self) -> None:
-        status = NOT_SAVED if self.told_unsaved else ""
+        # the status line leads with NOT SAVED until the game is on the disk again
+        status = f"{NOT_SAVED} {self.page.title}".strip() if self.told_unsaved else ""
         frame = render(self.page.view(status), (self.display.width, self.display.height))
         self.display.show(frame)
 
