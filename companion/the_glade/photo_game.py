@@ -95,23 +95,31 @@ def forest_doubts(reading: Mapping[str, Any], photo: str, variant: str) -> list[
 
 
 def build_state(plan: PhotoList, glade: Mapping[str, Any],
-                forests: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[Doubt]]:
+                forests: Sequence[Mapping[str, Any]], extra: Sequence[Doubt] = ()
+                ) -> tuple[dict[str, Any], list[Doubt]]:
     """The state file the readings describe, and every doubt that stops it being scored.
 
-    ``forests`` are the forest readings in seat order. The state holds what was read; a doubt
-    leaves its space out (the scan already did), so the state is what a person corrects."""
+    ``forests`` are the forest readings in seat order; ``extra`` are doubts found before
+    (a photo that could not be read at all), named first. The state holds what was read; a
+    doubt leaves its space out (the scan already did), so the state is what a person
+    corrects."""
     if len(forests) != len(plan.seats):
         raise StateError(f"{len(plan.seats)} players but {len(forests)} forest photos: give "
                          "one forest photo per player, in seat order")
-    doubts = glade_doubts(glade, plan.glade_photo, len(plan.seats))
-    boards = {repr(sorted((f.get("board") or {}).items())) for f in forests}
+    unread = {d.photo for d in extra}
+    doubts = list(extra)
+    if plan.glade_photo not in unread:
+        doubts += glade_doubts(glade, plan.glade_photo, len(plan.seats))
+    boards = {repr(sorted((f.get("board") or {}).items())) for f, seat in
+              zip(forests, plan.seats, strict=True) if seat.forest_photo not in unread}
     if len(boards) > 1:
         doubts.append(Doubt(plan.seats[1].forest_photo, "its board is not the size of "
                                                         f"{plan.seats[0].forest_photo}'s"))
     supply = glade.get("supply") or {}
     players = []
     for i, (seat, reading) in enumerate(zip(plan.seats, forests, strict=True)):
-        doubts += forest_doubts(reading, seat.forest_photo, plan.variant)
+        if seat.forest_photo not in unread:
+            doubts += forest_doubts(reading, seat.forest_photo, plan.variant)
         forest = reading.get("forest") or {}
         player: dict[str, Any] = {
             "name": seat.name, "colour": seat.colour,
@@ -202,14 +210,15 @@ class CannotScore(CompanionError):
 
 def score_readings(plan: PhotoList, glade: Mapping[str, Any],
                    forests: Sequence[Mapping[str, Any]],
-                   write_state: Path | None = None) -> Any:
+                   write_state: Path | None = None, extra: Sequence[Doubt] = ()) -> Any:
     """Score the game the readings describe (exactly what ``score the-glade`` prints for its
-    state file), or raise :class:`CannotScore` naming the first doubt. ``write_state`` keeps
-    the built state (with its doubts) in either case."""
+    state file), or raise :class:`CannotScore` naming the first doubt (``extra``: photos
+    that could not be read, named first). ``write_state`` keeps the built state (with its
+    doubts) in either case."""
     from companion.the_glade.jobs import score_state
     from companion.the_glade.state_file import load_state
 
-    state, doubts = build_state(plan, glade, forests)
+    state, doubts = build_state(plan, glade, forests, extra)
     if write_state is not None:
         from companion.storage import atomic_write_json
 

@@ -29,6 +29,7 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
     from companion.the_glade.recognition.model import load_model
     from companion.the_glade.recognition.reader import read_board
     from companion.the_glade.recognition.show import describe_scan, draw_overlay
+    from companion.the_glade.recognition.store import store_fields
     from companion.vision.image import load_image
     from companion.vision.overlay import write_png
 
@@ -37,6 +38,7 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
     image = load_image(Path(photo))
     reading = read_board(loaded, image)
     data: dict[str, Any] = reading.result()
+    data.update(store_fields(Path(model), loaded, reading, image))  # the store (issue #25)
     if before is not None:
         data["contradictions"] = contradictions(before, data)
     if overlay is not None:

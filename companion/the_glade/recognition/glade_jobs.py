@@ -1,0 +1,104 @@
+"""The jobs of issue #25 for the command line and the service: ``scan the-glade PHOTO
+--glade`` (the glade board) and ``score the-glade --photos ...`` (a finished game from
+photos, scored by :mod:`companion.the_glade.photo_game` exactly as its state file)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError, ModelError, StateError
+from companion.report import Report
+
+
+def _glade_model(model: Path) -> Any:
+    from companion.the_glade.recognition.glade_model import load_glade_model
+
+    glade = load_glade_model(Path(model))
+    if glade is None:
+        raise ModelError(f"model folder {model} was enrolled before glade boards and stores "
+                         "were read; enrol again with 'companion enrol the-glade PACK --out "
+                         "MODEL'")
+    return glade
+
+
+def scan_glade(photo: Path, *, model: Path, overlay: Path | None = None) -> Report:
+    """Read one photo of the glade board: every centre space and each seat's supply."""
+    from companion.the_glade.recognition.glade_board import (
+        describe_glade,
+        draw_glade_overlay,
+        read_glade,
+    )
+    from companion.vision.image import load_image
+    from companion.vision.overlay import write_png
+
+    glade = _glade_model(Path(model))
+    image = load_image(Path(photo))
+    reading = read_glade(glade, image)
+    data = reading.result()
+    if overlay is not None:
+        write_png(Path(overlay), draw_glade_overlay(image, reading))
+    return Report(data, describe_glade(data), extras={"seconds": reading.seconds})
+
+
+def forest_reading(photo: Path, forest_model: Any, model: Path) -> dict[str, Any]:
+    """The forest scan's JSON of one photo, with its store fields."""
+    from companion.the_glade.recognition.reader import read_board
+    from companion.the_glade.recognition.store import store_fields
+    from companion.vision.image import load_image
+
+    image = load_image(Path(photo))
+    reading = read_board(forest_model, image)
+    data: dict[str, Any] = reading.result()
+    data.update(store_fields(Path(model), forest_model, reading, image))
+    return data
+
+
+def score_photos(photos: Sequence[str], *, model: Path, players: str | None = None,
+                 variant: str | None = None, write_state: Path | None = None) -> Report:
+    """Score a finished game from the glade board's photo and one forest photo per player
+    (or a ``--photos LIST`` file), or refuse naming the first doubt."""
+    from companion.the_glade.photo_game import (
+        Doubt,
+        photo_list_of,
+        read_photo_list,
+        score_readings,
+    )
+    from companion.the_glade.recognition.glade_board import read_glade
+    from companion.the_glade.recognition.model import load_model
+    from companion.vision.image import load_image
+
+    if len(photos) == 1 and Path(photos[0]).suffix.lower() in (".yaml", ".yml", ".json"):
+        if players:
+            raise StateError("--players is given by the photo list's players:; leave it out "
+                             "with --photos LIST")
+        plan = read_photo_list(Path(photos[0]))
+        if variant is not None and variant != plan.variant:
+            raise StateError(f"--variant {variant} but the photo list says {plan.variant}; "
+                             "give one")
+    else:
+        if len(photos) < 3:
+            raise StateError("--photos needs the glade board's photo and one forest photo per "
+                             "player (2-4), or one .yaml/.json photo list")
+        if not players:
+            raise StateError("--players NAME:COLOUR,... is needed with --photos GLADE "
+                             "FOREST...")
+        plan = photo_list_of(photos[0], list(photos[1:]), players, variant or "basic")
+    glade_model = _glade_model(Path(model))
+    forest_model = load_model(Path(model))
+    failed: list[Doubt] = []
+    try:
+        glade: dict[str, Any] = read_glade(glade_model, load_image(Path(plan.glade_photo))
+                                           ).result()
+    except CompanionError as exc:
+        glade = {"glade": {}, "supply": {}, "uncertain": []}
+        failed.append(Doubt(plan.glade_photo, str(exc)))
+    forests = []
+    for seat in plan.seats:
+        try:
+            forests.append(forest_reading(Path(seat.forest_photo), forest_model, Path(model)))
+        except CompanionError as exc:
+            forests.append({"uncertain": [], "store": [], "store_uncertain": 0})
+            failed.append(Doubt(seat.forest_photo, str(exc)))
+    return score_readings(plan, glade, forests, write_state, extra=failed)
