@@ -1,8 +1,9 @@
-"""Glass Garden's verbs on the command line: score, assist and play."""
+"""Glass Garden's verbs on the command line: score, assist, play, enrol and scan."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from companion.cli.hooks import Command, existing, lazy, positive, state_argument
@@ -43,6 +44,32 @@ def _score(args: argparse.Namespace) -> Any:
     return Report(sheet.to_dict(), text)
 
 
+def _enrol_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("pack", help="the pack folder (holding pack.yaml)")
+    p.add_argument("--out", required=True, metavar="MODEL", help="the model folder to write")
+
+
+def _enrol(args: argparse.Namespace) -> Any:
+    return lazy("companion.glass_garden.recognition.jobs:enrol")(
+        existing(args.pack, "pack folder", folder=True), out=Path(args.out).expanduser())
+
+
+def _scan_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("photo", help="the photo of the garden (JPEG or PNG)")
+    p.add_argument("--model", required=True,
+                   help="a model folder made by 'companion enrol glass-garden'")
+    p.add_argument("--deck", metavar="DECK",
+                   help="the deck file the names come from (default: the one the pack named)")
+    p.add_argument("--overlay", metavar="OUT.png", help="draw what was seen onto the photo")
+
+
+def _scan(args: argparse.Namespace) -> Any:
+    return lazy("companion.glass_garden.recognition.jobs:scan")(
+        existing(args.photo, "photo"), model=existing(args.model, "model folder", folder=True),
+        deck=existing(args.deck, "deck file") if args.deck else None,
+        overlay=Path(args.overlay).expanduser() if args.overlay else None)
+
+
 COMMANDS = {
     "score": Command("print the garden's score (2 per top-row succulent, 1 per other) and "
                      "its title, from a state file", state_argument, _score),
@@ -50,4 +77,8 @@ COMMANDS = {
                       _assist_arguments, _assist),
     "play": Command("play a game in the terminal, with the assistant's advice on request",
                     _play_arguments, _play, json=False),
+    "enrol": Command("learn the look of every card face from an enrolment pack",
+                     _enrol_arguments, _enrol),
+    "scan": Command("read a garden from one photo: a state file, plus what is uncertain",
+                    _scan_arguments, _scan),
 }

@@ -19,7 +19,7 @@ from companion.report import Report
 
 def test_registered_jobs() -> None:
     game = find_game("glass-garden")
-    assert game.jobs == ("score", "assist", "play")
+    assert game.jobs == ("score", "enrol", "scan", "assist", "play")
     assert game.command("assist").json and not game.command("play").json
 
 

@@ -1,0 +1,268 @@
+"""Reading a Glass Garden from one photo: the 9 columns and the 6 glass cards.
+
+How: (1) what is not table (:func:`~companion.vision.cards.find.foreground`), at a working
+size; (2) the two glass columns, the only places three cards stand one above the other
+(:func:`~companion.vision.cards.find.stacks`), whose outer corners are the garden's corners;
+(3) the garden rectified through those corners, the card height and row gaps measured down
+the glass columns, the column gap from the width; (4) in each column the row whose slot a
+card fills (each card settled where it lies, a few mm off); (5) each card cut upright from
+the photo and identified among the faces it may be (a glass position: the glass faces, read
+as sunlight or dark; a column: the plants and critters). Anything not read with confidence is
+left out and listed in ``uncertain``, never guessed; a plant read twice is unsure in both
+places; a critter not in the middle row is unsure.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.errors import RecognitionError
+from companion.glass_garden.deck import GLASS_POSITIONS, ROWS
+from companion.glass_garden.recognition.art import CRITTER_FACES, GLASS_FACES
+from companion.vision.cards.faces import Verdict
+from companion.vision.cards.find import (
+    WORK_WIDTH,
+    card_height,
+    card_quad,
+    cut_card,
+    extreme,
+    foreground,
+    settle,
+    stacks,
+)
+from companion.vision.cards.model import CardModel
+
+#: A slot this much covered by card holds one; a second slot this much covered in the same
+#: column makes the column unsure.
+FULL, SECOND = 0.35, 0.6
+#: How far (share of the card's height) a card is looked for around its slot.
+REACH = 0.09
+
+
+@dataclass
+class Card:
+    """One card read: its slot ('1'-'9' or a glass position), row, outline in the photo and
+    what it shows (``verdict.face`` None: not sure)."""
+
+    slot: str
+    row: int
+    quad: np.ndarray
+    verdict: Verdict | None
+    label: str = ""
+
+
+@dataclass
+class Reading:
+    """A garden read from a photo: the state file (with ``uncertain``) and the cards."""
+
+    data: dict[str, Any]
+    cards: list[Card] = field(default_factory=list)
+    outline: np.ndarray | None = None
+    seconds: float = 0.0
+
+
+def _no_garden(why: str) -> RecognitionError:
+    return RecognitionError(f"no garden found in the photo ({why}); photograph the whole garden "
+                            "from above, both glass columns in view")
+
+
+def locate(photo: np.ndarray, aspect: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """The garden's corners in the photo (TL, TR, BR, BL), the working-view mask and the
+    working scale (working px per photo px)."""
+    h, w = photo.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    small = cv2.resize(photo, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    mask = foreground(small)
+    guess = card_height(mask, aspect)
+    # the lone cards' height first; then, if no two glass columns stand that tall, other
+    # heights a garden in view can have (a card is 1/12 to 1/3 of the view's height)
+    tries = ([guess] if guess else []) + list(small.shape[0] * np.geomspace(1 / 12, 1 / 3, 14))
+    why = "no glass column of three cards"
+    for card_h in tries:
+        found = stacks(mask, card_h)
+        if not found:
+            continue
+        left, right = found[0], found[-1]
+        if len(found) == 1 and np.ptp(left[:, 0]) < 2.0 * np.ptp(left[:, 1]):
+            why = "only one glass column"
+            continue
+        tl, bl = extreme(left, (-1, -1)), extreme(left, (-1, 1))
+        tr, br = extreme(right, (1, -1)), extreme(right, (1, 1))
+        quad = np.array([tl, tr, br, bl], np.float64)
+        width = np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)
+        height = np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)
+        if 2.0 <= width / max(height, 1) <= 3.6:
+            break
+        why = "the glass columns are not where a garden's would be"
+    else:
+        raise _no_garden(why)
+    return quad / scale, mask, scale
+
+
+def _gaps(profile: np.ndarray, size: float) -> tuple[float, float]:
+    """The two row gaps (pixels) in a glass column's coverage ``profile`` (top to bottom)."""
+    out = []
+    n = len(profile)
+    for k in (1, 2):
+        c = k * n / 3
+        lo, hi = int(max(0, c - 0.12 * n)), int(min(n, c + 0.12 * n))
+        seg = profile[lo:hi] < 0.5
+        out.append(float(seg.sum()) if seg.any() else 0.0)
+    del size
+    return out[0], out[1]
+
+
+def read_garden(model: CardModel, photo: np.ndarray, deck: Any) -> Reading:
+    """Read ``photo`` with ``model``; names as ``deck`` (a Deck) spells them."""
+    start = time.perf_counter()
+    cw_mm, ch_mm = model.card_size_mm
+    aspect = cw_mm / ch_mm
+    quad, mask, scale = locate(photo, aspect)
+    top = np.linalg.norm(quad[1] - quad[0])
+    bottom = np.linalg.norm(quad[2] - quad[3])
+    side = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    # the rectified view: about the working view's pixels
+    k = scale
+    wr, hr = (top + bottom) / 2 * k, side * k
+    rect = np.float32([[0, 0], [wr, 0], [wr, hr], [0, hr]])
+    to_photo = cv2.getPerspectiveTransform(rect, quad.astype(np.float32))
+    work_to_rect = cv2.getPerspectiveTransform((quad * k).astype(np.float32), rect)
+    rmask = cv2.warpPerspective(mask, work_to_rect, (int(np.ceil(wr)), int(np.ceil(hr))),
+                                flags=cv2.INTER_NEAREST)
+    binary = (rmask > 0).astype(np.uint8)
+    # card height and row gaps down both glass columns
+    w0 = hr / 3.1 * aspect
+    gaps = []
+    for x0 in (0.0, wr - w0):
+        strip = binary[:, int(x0 + 0.25 * w0):int(x0 + 0.75 * w0)]
+        if strip.size:
+            gaps.append(_gaps(strip.mean(axis=1), hr))
+    g1 = float(np.mean([g[0] for g in gaps])) if gaps else 0.0
+    g2 = float(np.mean([g[1] for g in gaps])) if gaps else 0.0
+    h = (hr - g1 - g2) / 3
+    w = h * aspect
+    gy = (g1 + g2) / 2
+    gx = max(-0.03 * w, (wr - 11 * w) / 10)
+    if not -0.1 * w < gx < 0.6 * w:
+        raise _no_garden("the cards between the glass columns do not fit 9 columns")
+    integral = cv2.integral(binary)
+    reach = REACH * h
+
+    def box(col: int, row: int) -> tuple[float, float, float, float]:
+        return (col * (w + gx), row * (h + gy), w, h)
+
+    # (slot, row, where the card lies, whether a card was found there)
+    slots: list[tuple[str, int, tuple[float, float, float, float], bool]] = []
+    for i, pos in enumerate(GLASS_POSITIONS):
+        b = box(0 if i < 3 else 10, i % 3)
+        (dx, dy), cover = settle(integral, b, reach)
+        slots.append((pos, i % 3, (b[0] + dx, b[1] + dy, w, h), cover > FULL))
+    column_unsure: set[int] = set()
+    for c in range(9):
+        tries = []
+        for r in range(3):
+            b = box(c + 1, r)
+            (dx, dy), cover = settle(integral, b, reach)
+            tries.append((cover, r, (b[0] + dx, b[1] + dy, w, h)))
+        tries.sort(reverse=True)
+        best = tries[0]
+        if best[0] < FULL or tries[1][0] > max(SECOND, 0.75 * best[0]):
+            column_unsure.add(c)
+        slots.append((str(c + 1), best[1], best[2], best[0] >= FULL))
+    # identify
+    faces = model.faces
+    glass_ids = [i for i, (_, f) in enumerate(faces) if f in GLASS_FACES]
+    column_ids = [i for i, (_, f) in enumerate(faces) if f not in GLASS_FACES]
+    # a glass card is read for its side: every sunlight face gives one answer, every dark one
+    answers = np.array([GLASS_FACES.index(f) if f in GLASS_FACES else 2 + i
+                        for i, (_, f) in enumerate(faces)])
+    crops, allowed, where = [], [], []
+    for n, (slot, _row, b, found) in enumerate(slots):
+        if not found:
+            continue
+        crops.append(cut_card(photo, to_photo, b))
+        allowed.append(glass_ids if slot in GLASS_POSITIONS else column_ids)
+        where.append(n)
+    verdicts: list[Verdict | None] = [None] * len(slots)
+    if crops:
+        told = model.model.identify_many(np.stack(crops), allowed, answers)
+        for n, v in zip(where, told, strict=True):
+            verdicts[n] = v
+    cards = [Card(slot, row, card_quad(to_photo, b), verdicts[n])
+             for n, (slot, row, b, _found) in enumerate(slots)]
+    data = _state(model, deck, cards, column_unsure, [not s[3] for s in slots])
+    outline = quad
+    return Reading(data, cards, outline, time.perf_counter() - start)
+
+
+def _state(model: CardModel, deck: Any, cards: list[Card], unsure_cols: set[int],
+           missing: list[bool]) -> dict[str, Any]:
+    """The state file (plus ``uncertain``) from the cards read."""
+    faces = model.faces
+    glass: dict[str, str] = {}
+    uncertain: list[Any] = []
+    garden: list[Any] = [None] * 9
+    plant_cols: dict[str, list[int]] = {}
+    critter_cols: list[int] = []
+    critter: tuple[str, str] | None = None
+    for n, card in enumerate(cards):
+        v = card.verdict
+        if card.slot in GLASS_POSITIONS:
+            if v is not None and v.face is not None and not missing[n]:
+                glass[card.slot] = faces[v.face][1]
+                card.label = faces[v.face][1]
+            else:
+                card.label = "?"
+            continue
+        c = int(card.slot) - 1
+        if missing[n] or c in unsure_cols or v is None or v.face is None:
+            if v is not None and faces[v.best][1] in CRITTER_FACES:
+                critter_cols.append(c)  # the critter's place, though unsure which
+            card.label = "?"
+            continue
+        name, face = faces[v.face]
+        if face in CRITTER_FACES:
+            critter_cols.append(c)
+            if card.row != 1:
+                card.label = "?"
+                continue
+            critter = (name, face)
+            garden[c] = "critter"
+            card.label = f"{name}\n{face}"
+        else:
+            plant_cols.setdefault(name, []).append(c)
+            garden[c] = {"plant": name, "row": ROWS[card.row], "side": face}
+            card.label = f"{name}\n{ROWS[card.row]} {face}"
+    for cols in plant_cols.values():
+        if len(cols) > 1:  # one plant in two places: neither is sure
+            for c in cols:
+                garden[c] = None
+                cards[6 + c].label = "?"
+    critter_col = critter_cols[0] if len(set(critter_cols)) == 1 else None
+    if len(set(critter_cols)) > 1:
+        for c in critter_cols:
+            garden[c] = None
+            cards[6 + c].label = "?"
+        critter = None
+    if critter_col is None:
+        blanks = [c for c in range(9) if garden[c] is None]
+        if len(blanks) == 1 and not any(g == "critter" for g in garden):
+            critter_col = blanks[0]
+    uncertain += [c + 1 for c in range(9) if garden[c] is None]
+    uncertain += [p for p in GLASS_POSITIONS if p not in glass]
+    data: dict[str, Any] = {
+        "game": "glass-garden", "deck": model.deck,
+        "critter": critter[0] if critter else None,
+        "turn": critter_col + 1 if critter_col is not None else None,
+        "critter_side": critter[1] if critter else None,
+        "garden": garden, "glass": glass}
+    if critter is None:
+        uncertain.append("critter")
+    data["uncertain"] = uncertain
+    del deck
+    return data
