@@ -339,9 +339,14 @@ class RetryingCamera:
             try:
                 self._camera = self._opener()
                 self.name = self._camera.name
-            except DeviceError as exc:
+            except CompanionError as exc:  # no camera, or its calibration cannot be used
                 self._fail(str(exc))
                 raise
+            except Exception as exc:  # a driver's, or a damaged file's: named, tried again
+                message = (f"the camera could not be opened ({type(exc).__name__}: "
+                           f"{' '.join(str(exc).split())})"[:200])
+                self._fail(message)
+                raise DeviceError(f"{message}; the service tries again") from None
         try:
             return self._camera.capture()
         except DeviceError as exc:

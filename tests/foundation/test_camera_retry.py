@@ -141,3 +141,22 @@ def test_a_camera_driver_error_is_a_device_error_and_retried() -> None:
         cam.capture()
     now[0] = 2.0
     assert cam.capture().shape == (2, 2, 3)
+
+
+def test_a_camera_that_cannot_be_opened_for_any_reason_is_a_device_error() -> None:
+    now = [0.0]
+    opened = []
+
+    def opener() -> FunctionCamera:
+        opened.append(1)
+        if len(opened) == 1:
+            raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+        return FunctionCamera(lambda n: np.zeros((2, 2, 3), np.uint8))
+
+    cam = RetryingCamera(opener, retry_seconds=1, clock=lambda: now[0])
+    with pytest.raises(DeviceError, match="RecursionError"):
+        cam.capture()
+    with pytest.raises(DeviceError, match="trying again"):
+        cam.capture()
+    now[0] = 2.0
+    assert cam.capture().shape == (2, 2, 3)
