@@ -17,4 +17,10 @@ GAME = GameInfo(
     rules="companion.gardlings.rules:RULES",
     flow="companion.gardlings.screens:play_page",
     settings="companion.gardlings.settings:SETTINGS",
+    # the state file's fields (state_file.FIELDS and EXTRA): another game's reader names a
+    # file with these and no game field as Gardlings'
+    state_fields=frozenset({"game", "catalogue", "variant", "long_game", "players", "market",
+                            "phase", "round", "start_player", "drawing", "to_hire",
+                            "mutating", "missions_between", "winners", "round_limit",
+                            "last_totals", "ended_by"}),
 )

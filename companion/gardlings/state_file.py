@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StateError
+from companion.games.state_files import refuse_other_game
 from companion.gardlings.catalogue import Catalogue, catalogue_for
 from companion.gardlings.game import BUILD, HIRE, OVER, ROUND_LIMIT, Seat, State
 from companion.gardlings.garden import ROTATIONS, Garden, Placement
@@ -144,12 +145,9 @@ def parse_state(data: Any, base: Path = Path("."), strict: bool = True) -> State
     """A state from the state file's data; ``base`` is the folder the catalogue path is
     relative to. Not ``strict``: the first player's garden may hold overlapping tiles
     (``check``'s AFTER, where an overlap is a ruling, not a bad file)."""
+    refuse_other_game(data, "gardlings", FIELDS | EXTRA)
     if not isinstance(data, dict):
         raise StateError("the state file must hold {game: gardlings, players: [...]}")
-    game = data.get("game", "gardlings")
-    if game != "gardlings":
-        raise StateError(f"game: this is a {game} state file, not gardlings; use "
-                         f"'companion score {game} ...'")
     extra = sorted(set(data) - FIELDS - EXTRA)
     if extra:
         raise StateError(f"{extra[0]}: unknown field")

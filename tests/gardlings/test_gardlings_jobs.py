@@ -192,3 +192,10 @@ def test_hint_refuses_an_unknown_player_or_a_laid_tile(tmp_path: Path, capsys) -
     assert "--player" in capsys.readouterr().err
     assert main(["hint", "gardlings", str(path), "--player", "Maria", "--tile", "N1"]) == 1
     assert "already lies" in capsys.readouterr().err
+
+
+def test_another_games_file_is_named(tmp_path: Path, capsys) -> None:
+    path = write_state(tmp_path / "s.json", {"critter": "Fly", "turn": 1, "garden": []})
+    assert main(["score", "gardlings", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "glass-garden state file, not gardlings" in err
