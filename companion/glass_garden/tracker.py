@@ -21,10 +21,42 @@ from typing import Any
 from companion.errors import StateError
 from companion.glass_garden.actions import Action, Done, describe
 from companion.glass_garden.advice import TurnStory, tell_turn
-from companion.glass_garden.deck import Deck
+from companion.glass_garden.deck import GLASS_POSITIONS, ROWS, Deck
 from companion.glass_garden.game import GROW, OVER, State, new_game
 from companion.glass_garden.solver import Result, solve
 from companion.glass_garden.state_file import dump_state, load_state, parse_state
+
+
+def contradictions(before: State, after: State) -> list[str]:
+    """What in ``after`` (a position read from a photo) the rules cannot explain since
+    ``before`` (the last accepted position), each naming its cards: a plant that jumped two
+    rows, a column order that no single shift explains, a succulent turned back to soil, a
+    glass card lit without a succulent at that row's edge. Empty when nothing is odd; the
+    player then confirms or retakes."""
+    deck = before.deck
+    old, new = before.garden, after.garden
+    out = []
+    for p, plant in enumerate(deck.plants):
+        if abs(old.rows[p] - new.rows[p]) == 2:
+            out.append(f"{plant.name} jumped two rows ({ROWS[old.rows[p]]} -> "
+                       f"{ROWS[new.rows[p]]})")
+        if old.is_grown(p) and not new.is_grown(p):
+            out.append(f"{plant.name} turned back from succulent to soil")
+    a, b = old.plant_order(), new.plant_order()
+    if a != b and not any(tuple(x for x in a if x != p) == tuple(x for x in b if x != p)
+                          for p in a):
+        moved = [deck.plants[p].name for i, p in enumerate(b) if a[i] != p]
+        out.append("the column order changed more than one shift can: "
+                   + ", ".join(moved[:4]) + (" ..." if len(moved) > 4 else ""))
+    left, right = new.edge_plants()
+    for g, pos in enumerate(GLASS_POSITIONS):
+        if old.is_sunlit(g) or not new.is_sunlit(g):
+            continue
+        edge = left if g < 3 else right
+        if not (new.rows[edge] == g % 3 and new.is_grown(edge)):
+            out.append(f"the {pos} glass lit, but {deck.plants[edge].name} at that edge is "
+                       f"not a succulent in its row")
+    return out
 
 
 @dataclass
@@ -99,6 +131,13 @@ class GameTracker:
         self.log.append(f"position set: {new}")
         self.state = new
         return new
+
+    def contradictions(self, data: dict[str, Any] | State) -> list[str]:
+        """What a reading (a scan's state file, ``uncertain`` left out, or a state) contradicts
+        since the current position; see :func:`contradictions`."""
+        new = data if isinstance(data, State) else parse_state(
+            {k: v for k, v in data.items() if k != "uncertain"})
+        return contradictions(self.state, new)
 
     # -- advice -------------------------------------------------------------------------
     def advise(self, seconds: float = 1.0) -> Result:
