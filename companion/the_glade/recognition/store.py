@@ -42,6 +42,9 @@ COVERED = 0.6
 #: Decision thresholds (tuned on families.TUNING_FAMILIES only).
 NAME_MARGIN = 0.12  # (second face - best) / (second + best) below this: which counter?
 MAX_FIT = 0.22      # the best face's distance above this: no counter enrolled
+#: A counter's print spreads its disc's values this much (grey levels) at least: a patch of
+#: light on the table fits a plain counter face once its contrast is scaled up.
+MIN_SPREAD = 18.0
 LEFT_OVER = 0.3     # a thing left over of this share of a counter's area: not named
 #: A thing has an outline: the gradient round a disc (or over a thing left over) this many
 #: times the table's median. Glare on the table stands out from it, but smoothly; a disc
@@ -134,7 +137,10 @@ def _things(glade: GladeModel, view: np.ndarray, gain: np.ndarray, scale: float,
     explained = np.zeros_like(out_mask)
     if len(centres):
         at, per_face, _ = best_faces(glade, corrected, centres)
-        for (x, y), row in zip(at, per_face, strict=True):
+        spread = _spread(corrected, at)
+        for (x, y), row, sd in zip(at, per_face, spread, strict=True):
+            if sd < MIN_SPREAD and _ring_edge(grad, np.array([x, y]), d / 2) < EDGE * level:
+                continue  # a smooth patch without an outline: light on the table
             order = np.argsort(row)
             d1 = float(row[order[0]])
             d2 = float(row[order[1]]) if len(order) > 1 else float("inf")
@@ -142,7 +148,8 @@ def _things(glade: GladeModel, view: np.ndarray, gain: np.ndarray, scale: float,
             best = int(order[0])
             thing = StoreThing((box[0] + x / scale, box[1] + y / scale), glade.face_names[best],
                                glade.face_matches[best],
-                               distances={"fit": round(d1, 4), "margin": round(margin, 3)})
+                               distances={"fit": round(d1, 4), "margin": round(margin, 3),
+                                          "spread": round(float(sd), 1)})
             if d1 > MAX_FIT:
                 if _ring_edge(grad, np.array([x, y]), d / 2) < EDGE * level:
                     continue  # no outline: glare or a shadow on the table, not a thing
@@ -164,6 +171,16 @@ def _things(glade: GladeModel, view: np.ndarray, gain: np.ndarray, scale: float,
             things.append(StoreThing((box[0] + x / scale, box[1] + y / scale), None,
                                      reason="a thing that is no counter enrolled"))
     return things
+
+
+def _spread(view: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The spread (grey levels, channel by channel) of each disc patch at ``at``: a
+    counter's print has some."""
+    from companion.the_glade.recognition.glade_model import INSET, PATCH
+    from companion.vision.patches import cut_many
+
+    patches = cut_many(view, at, np.zeros(len(at)), WORK_COUNTER * INSET, PATCH)
+    return patches.reshape(len(at), -1, 3)[:, disc()].std(axis=1).mean(axis=1)
 
 
 def _ring_edge(grad: np.ndarray, centre: np.ndarray, radius: float) -> float:
