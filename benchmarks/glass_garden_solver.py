@@ -182,11 +182,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"deck: {deck.label}")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores)")
+    # seed by seed, the four critters of each in turn: a run stopped part-way is still a fair
+    # sample of the critters
     jobs = [(c.name, args.first_seed + i, args.seconds, args.clock, args.greedy)
-            for c in deck.critters for i in range(args.deals)]
+            for i in range(args.deals) for c in deck.critters]
     t0 = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.jobs, max_tasks_per_child=1) as pool:
-        rows = list(pool.map(one_deal, jobs))
+        rows = []
+        for row in pool.map(one_deal, jobs):
+            rows.append(row)
+            print(f"  {key(row)}: {row['score']}{' proven' if row['optimal'] else ''} "
+                  f"(bound {row['bound']}) in {row['seconds']:.2f} s, {row['rss_mb']:.0f} MB; "
+                  f"{row['found_by']}", flush=True)
     best_known = {key(r): r["score"] for r in rows}
     for extra in args.best_known:
         for r in json.loads(extra.read_text()):

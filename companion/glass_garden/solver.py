@@ -95,15 +95,16 @@ BEAM_SUN_NODES = 100
 SUN_NODES_MAX = 100_000
 #: Turn outcomes kept in the expansion caches (all lists together) before they are emptied:
 #: the search's memory (a cached outcome costs about 0.5 kB).
-CACHE_CHILDREN = 250_000
+CACHE_CHILDREN = 200_000
 
 Clock = Callable[[], float]
 
-_MEMO_LIMIT = 400_000  # states a memo holds before it starts again (memory, not results)
+_MEMO_LIMIT = 200_000  # states a memo holds before it starts again (memory, not results)
 
 
 def _memo(table: dict[State, Any], state: State, compute: Callable[[State], Any]) -> Any:
-    """``compute(state)``, a pure function, remembered in ``table``."""
+    """``compute(state)``, a pure function, remembered in ``table`` (emptied when it holds
+    :data:`_MEMO_LIMIT` states: each keeps its state alive, about 0.5 kB)."""
     hit = table.get(state)
     if hit is None:
         if len(table) > _MEMO_LIMIT:

@@ -1,0 +1,123 @@
+"""Glass Garden: the figures and the plot of benchmark runs already made, taken together.
+
+    .venv/bin/python benchmarks/glass_garden_report.py RUN.json:10 OTHER.json:2.5 \\
+        --best-known benchmarks/glass_garden_best_known.json --plot PNG
+
+Each ``PATH:SECONDS`` is the ``--json`` output of ``glass_garden_solver.py`` and the time limit
+it was run with (a run tells what any shorter limit gives, not a longer one). For each mark it
+reports, over the deals whose run lasted at least that long, the share proven optimal and the
+mean score against the best score known for each deal (the runs' own, and ``--best-known``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from glass_garden_solver import MARKS, key, proven_by, score_at
+
+
+def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, title: str) -> None:
+    """The share of deals proven optimal against the time (log scale), one curve per run up to
+    its limit, the marks as dots with their value; drawn with Pillow."""
+    import math
+
+    from PIL import Image, ImageDraw
+
+    w, h, left, right, top, bottom = 760, 440, 70, 30, 50, 60
+    img = Image.new("RGB", (w, h), "white")
+    d = ImageDraw.Draw(img)
+    longest = max(10.0, *(limit for _, limit, _ in curves))
+    lo, hi = math.log10(0.1), math.log10(longest)
+
+    def xy(t: float, share: float) -> tuple[float, float]:
+        x = left + (math.log10(max(t, 0.1)) - lo) / (hi - lo) * (w - left - right)
+        return x, h - bottom - share * (h - top - bottom)
+
+    d.text((left, 15), title, fill="black")
+    for share in (0, 0.25, 0.5, 0.75, 0.95, 1.0):
+        x0, y = xy(0.1, share)
+        x1, _ = xy(longest, share)
+        d.line([(x0, y), (x1, y)], fill=(255, 170, 170) if share == 0.95 else (225, 225, 225))
+        d.text((10, y - 6), f"{100 * share:.0f}%", fill="black")
+    for t in (0.1, 0.2, 0.5, 1, 2, 2.5, 5, 10, 20, 60):
+        if t <= longest:
+            x, y = xy(t, 0)
+            d.line([(x, y), (x, y + 5)], fill="black")
+            d.text((x - 8, y + 8), f"{t:g}", fill="black")
+    d.text((w // 2 - 60, h - 25), "CPU seconds per deal (log scale)", fill="black")
+    colours = [(20, 90, 200), (220, 110, 20), (30, 150, 60), (140, 40, 160)]
+    for i, (label, limit, rows) in enumerate(curves):
+        colour = colours[i % len(colours)]
+        ts = [0.1 * (10 ** (k / 40)) for k in range(int(40 * (hi - lo)) + 1)]
+        pts = [xy(t, sum(proven_by(r, t) for r in rows) / len(rows)) for t in ts if t <= limit]
+        d.line(pts, fill=colour, width=2)
+        for t in MARKS:
+            if t <= limit:
+                share = sum(proven_by(r, t) for r in rows) / len(rows)
+                x, y = xy(t, share)
+                d.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
+                d.text((x + 6, y + 6 + 12 * i), f"{100 * share:.0f}%", fill=colour)
+        d.text((left + 10, top + 5 + 14 * i), label, fill=colour)
+    img.save(path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", help="PATH:SECONDS of each run")
+    parser.add_argument("--best-known", type=Path, action="append", default=[])
+    parser.add_argument("--issue", action="store_true",
+                        help="only the issue's 40 deals (seeds 0-9 of each critter)")
+    parser.add_argument("--plot", type=Path)
+    args = parser.parse_args(argv)
+    rows: list[tuple[float, dict[str, Any]]] = []
+    for spec in args.runs:
+        path, limit = spec.rsplit(":", 1)
+        rows.extend((float(limit), r) for r in json.loads(Path(path).read_text()))
+    if args.issue:
+        rows = [(t, r) for t, r in rows if r["seed"] < 10]
+    best = {key(r): r["score"] for _, r in rows}
+    for extra in args.best_known:
+        for r in json.loads(extra.read_text()):
+            if key(r) in best:
+                best[key(r)] = max(best[key(r)], r["score"])
+    print(f"deals: {len(rows)}")
+    for t in MARKS:
+        sub = [r for limit, r in rows if limit >= t]
+        if not sub:
+            continue
+        proven = sum(proven_by(r, t) for r in sub)
+        scores = [score_at(r, t) for r in sub]
+        gap = statistics.mean(best[key(r)] - s for r, s in zip(sub, scores, strict=True))
+        print(f"at {t:4g} s ({len(sub)} deals): proven optimal {proven}/{len(sub)} "
+              f"({100 * proven / len(sub):.1f}%), mean score {statistics.mean(scores):.3f}, "
+              f"best known {statistics.mean(best[key(r)] for r in sub):.3f} (gap {gap:.3f})")
+    wrong = [key(r) for _, r in rows if r["optimal"] and r["score"] < best[key(r)]]
+    print(f"'optimal' below the best known score: {len(wrong)} {wrong}")
+    below = [f"{key(r)} {r['score']}/{best[key(r)]}" for _, r in rows
+             if r["score"] < best[key(r)]]
+    print(f"below the best known at the run's limit: {len(below)}: {', '.join(below)}")
+    print(f"peak memory of a deal's process: max {max(r['rss_mb'] for _, r in rows):.0f} MB")
+    over = max(r["seconds"] / limit for limit, r in rows)
+    print(f"longest run against its limit: {100 * over:.1f}%")
+    if args.plot:
+        curves = []
+        for limit in sorted({t for t, _ in rows}, reverse=True):
+            sub = [r for t, r in rows if t == limit]
+            curves.append((f"{len(sub)} deals, {limit:g} CPU s each", limit, sub))
+        every = [r for _, r in rows]
+        if len(curves) > 1:
+            shortest = min(t for t, _ in rows)
+            curves.append((f"all {len(every)} deals, up to {shortest:g} s", shortest, every))
+        plot(curves, args.plot, "Glass Garden solver: share of deals proven optimal")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
