@@ -19,7 +19,7 @@ from companion.glass_garden.recognition.art import card_faces, draw_back, draw_f
 from companion.glass_garden.recognition.sim import photo
 from companion.vision.cards.pack import Face, write_card_pack
 
-SAMPLE_FAMILY = 7
+SAMPLE_FAMILY = 4
 PACK_DIR = CONFIG_DIR / "sample-pack"
 PHOTO_DIR = CONFIG_DIR / "photos"
 #: (file name, seed, hard): the bundled photos.
