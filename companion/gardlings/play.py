@@ -109,11 +109,8 @@ def _your_building(state: State, out: TextIO, stdin: TextIO) -> tuple[Action | N
     """Your next building action (None and True: quit)."""
     s = state.seats[0]
     if s.hand is not None:
-        if sets_off(s.garden, state.catalogue[s.hand]):
-            out.write(f"You drew {tile_words(state, s.hand)}: it would set off the gnome "
-                      "alarm.\n")
-        options = [] if sets_off(s.garden, state.catalogue[s.hand]) else \
-            ranked_placements(s.garden, s.hand, s.mission)
+        alarm = sets_off(s.garden, state.catalogue[s.hand])
+        options = [] if alarm else ranked_placements(s.garden, s.hand, s.mission)
         labels = [f"cell {list(o.placement.cell)} turned {o.placement.rotation}: "
                   f"{o.gems:+d} gems" for o in options]
         acts: list[Action] = [Place(0, o.placement) for o in options]
@@ -123,7 +120,9 @@ def _your_building(state: State, out: TextIO, stdin: TextIO) -> tuple[Action | N
             if not options:
                 labels.append("accept (stop building)")
                 acts.append(Accept(0))
-        out.write(f"You drew {tile_words(state, s.hand)}.\n")
+        why = (": it would set off the gnome alarm" if alarm else
+               ": it fits nowhere" if not options else "")
+        out.write(f"You drew {tile_words(state, s.hand)}{why}.\n")
         pick = _choose(labels, "Where does it go?", stdin, out)
         return (None, True) if pick is None else (acts[pick], False)
     out.write(f"\nRound {state.round} - your garden:\n{describe(state, 0)}\n"
