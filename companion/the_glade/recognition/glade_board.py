@@ -46,6 +46,11 @@ EMPTY_RATIO = 0.8     # ... above this: empty
 NAME_MARGIN = 0.12    # (second name - best) / (second + best) below this: which counter?
 MAX_FIT = 0.4         # best face's distance above this: matches nothing enrolled
 MAX_BARE = 0.8        # a bare space's distance above this: not the bare space
+#: A counter's print spreads its disc's values this much (grey levels, channel by channel;
+#: the plainest, yellow, at least 9.8 on 24 photos of families 1 and 5):
+#: a plain patch (a finger, a patch of light) fits a plain counter face once its contrast
+#: is scaled up.
+MIN_SPREAD = 7.0
 GLARE = 0.25          # share of washed-out pixels that makes a space unreadable, unless
 HEAVY_GLARE = 0.6     # ... it is below this and the reading is clear all the same
 #: A space this close to the bare space is empty without looking for counter faces (on 48
@@ -198,6 +203,10 @@ def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: 
     per_face = np.full((len(centres), len(toadstools)), np.inf, np.float32)
     if len(look):
         at[look], per_face[look], _ = best_faces(sub, view, centres[look])
+    spread = np.zeros(len(centres))
+    if len(look):
+        spread[look] = _cut(view, at[look]).reshape(len(look), -1, 3)[:, disc()].std(
+            axis=1).mean(axis=1)
     glare = _cut(washed[..., None].repeat(3, axis=2), centres)[..., 0].reshape(
         len(centres), -1)[:, disc()].mean(axis=1)
     in_frame = _in_frame(model, hm, frame)
@@ -216,7 +225,10 @@ def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: 
         if ratio < COUNTER_RATIO:
             r.kind, r.name = "counter", sub.face_names[int(order[0])]
             r.at = (float(at[i][0] / model.scale), float(at[i][1] / model.scale))
-            if margin < NAME_MARGIN and not label.startswith("seat-"):
+            r.distances["spread"] = round(float(spread[i]), 1)
+            if spread[i] < MIN_SPREAD:
+                r.reason = "something plain covers it (a hand?)"
+            elif margin < NAME_MARGIN and not label.startswith("seat-"):
                 r.reason = f"{r.name} or {sub.face_names[int(order[1])]}?"
             elif d1 > MAX_FIT:
                 r.reason = "matches no counter well"
