@@ -1,0 +1,213 @@
+"""Benchmark of issue #25: the glade board, the stores and whole games scored from photos, on
+SAMPLE art families (tune on families.TUNING_FAMILIES, record on families from
+families.HELD_OUT_FROM on, never looked at).
+
+    .venv/bin/python benchmarks/the_glade_glade.py --families 1000 1001 --photos 20 \
+        --stores 20 --games 10
+
+Prints, per part: the glade board's per-space error (spaces read wrong as certain / spaces),
+photos exactly right (every space read and right), supply exact (no seat's count wrong as
+certain), stores wholly right, whole games scored exactly / refused with a doubt / wrong as
+certain; CPU (time.process_time) and wall seconds per scan, the load average, and peak
+memory (VmHWM) of the process. Whole games use a forest model enrolled without look-alike
+pairs (quicker to enrol; the production enrolment adds them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.errors import CompanionError
+from companion.the_glade.photo_game import CannotScore, PhotoList, Seat, score_readings
+from companion.the_glade.recognition.families import FamilyArt
+from companion.the_glade.recognition.glade_board import read_glade
+from companion.the_glade.recognition.glade_model import build_glade_model
+from companion.the_glade.recognition.glade_sim import (
+    glade_of_state,
+    random_glade,
+    random_store,
+    render_forest_photo,
+    render_glade_photo,
+    sample_glade_pack,
+)
+from companion.the_glade.recognition.sim import random_forest, sample_pack
+from companion.the_glade.recognition.store import read_store
+
+COLOURS = ("yellow", "blue", "red", "green")
+
+
+def _wrong_spaces(result: dict, truth: dict) -> tuple[int, bool]:
+    wrong = sum(truth["glade"].get(t) != c for t, c in result["glade"].items())
+    wrong += sum(t not in result["glade"] and t not in result["uncertain"]
+                 for t in truth["glade"])
+    supply_wrong = False
+    for seat, count in truth["supply"].items():
+        unsure = sum(u.startswith(f"seat-{seat}:") for u in result["uncertain"])
+        if not count - unsure <= result["supply"][seat] <= count:
+            supply_wrong = True
+    return wrong, supply_wrong
+
+
+def glade_part(family: int, photos: int, cpu: list, wall: list) -> dict:
+    art = FamilyArt(family)
+    pack = sample_pack(art=art, boards=((7, 7, "D4"),))
+    glade = sample_glade_pack(art, matches=False)
+    model = build_glade_model(pack, glade)
+    rng = np.random.default_rng(family)
+    out = {"photos": 0, "exact": 0, "wrong_spaces": 0, "spaces": 0, "supply_wrong": 0,
+           "uncertain_spaces": 0}
+    for k in range(photos):
+        counters, supply = random_glade(rng, COLOURS[:int(rng.integers(2, 5))])
+        photo, truth = render_glade_photo(pack, glade, counters, supply, family * 1000 + k)
+        c0, w0 = time.process_time(), time.perf_counter()
+        result = read_glade(model, photo).result()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+        wrong, supply_wrong = _wrong_spaces(result, truth)
+        out["photos"] += 1
+        out["spaces"] += len(model.labels)
+        out["wrong_spaces"] += wrong
+        out["uncertain_spaces"] += len(result["uncertain"])
+        out["supply_wrong"] += supply_wrong
+        out["exact"] += (wrong == 0 and not result["uncertain"]
+                         and result["supply"] == truth["supply"])
+    return out
+
+
+def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
+    art = FamilyArt(family)
+    pack = sample_pack(art=art, boards=((7, 7, "D4"),))
+    glade = sample_glade_pack(art)
+    model = build_glade_model(pack, glade)
+    board = pack.boards[0]
+    rng = np.random.default_rng(family + 7)
+    out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0}
+    for k in range(photos):
+        forest = random_forest(rng, board.geometry, pack)
+        store, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
+        photo, truth = render_forest_photo(pack, glade, forest, store, matches,
+                                           family * 1000 + 500 + k)
+        c0, w0 = time.process_time(), time.perf_counter()
+        result = read_store(model, (board.image.shape[1], board.image.shape[0]),
+                            pack.counter_size * board.grid.cell,
+                            np.array(truth["homography"]), photo, None, None).result(True)
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+        exact = (result.get("store") == truth["store"] and result.get("store_uncertain") == 0
+                 and result.get("store_match_counters") == truth["store_match_counters"])
+        out["photos"] += 1
+        out["exact"] += exact
+        if not exact:
+            if result.get("store_uncertain"):
+                out["doubted"] += 1
+            else:
+                out["wrong_certain"] += 1
+    return out
+
+
+def games_part(family: int, games: int, tmp: Path) -> dict:
+    from companion.the_glade.jobs import score_state
+    from companion.the_glade.playout import deal, play_game
+    from companion.the_glade.recognition.enrol import build_model
+    from companion.the_glade.recognition.reader import read_board
+    from companion.the_glade.recognition.store import store_fields
+    from companion.the_glade.state_file import dump_state, load_state
+
+    art = FamilyArt(family)
+    pack = sample_pack(art=art, boards=((7, 7, "D4"),))
+    glade = sample_glade_pack(art)
+    forest_model = build_model(pack, lookalikes=False)
+    folder = tmp / f"model-{family}"
+    folder.mkdir(parents=True, exist_ok=True)
+    from companion.the_glade.recognition.glade_model import save_glade_model
+
+    gmodel = build_glade_model(pack, glade)
+    save_glade_model(gmodel, folder)
+    out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}}
+    rnd = random.Random(family)
+    for g in range(games):
+        n = rnd.randint(2, 4)
+        names = ["Ana", "Ben", "Cleo", "Dev"][:n]
+        game, bag = deal(list(zip(names, COLOURS[:n], strict=True)), rnd)
+        state = dump_state(play_game(game, bag, rnd))
+        counters, supply = glade_of_state(state)
+        photo, _ = render_glade_photo(pack, glade, counters, supply, family * 100 + g)
+        glade_reading = read_glade(gmodel, photo).result()
+        forests = []
+        for i, p in enumerate(state["players"]):
+            fstate = {"board": state["board"], "forest": p["forest"]}
+            photo, _ = render_forest_photo(pack, glade, fstate, p["store"], [],
+                                           family * 100 + g * 10 + i + 1)
+            try:
+                reading = read_board(forest_model, photo)
+                data = reading.result()
+                data.update(store_fields(folder, forest_model, reading, photo))
+            except CompanionError as exc:
+                data = {"uncertain": [f"unreadable: {exc}"]}
+            forests.append(data)
+        plan = PhotoList("glade.jpg", tuple(Seat(p["name"], p["colour"], f"forest-{i + 1}")
+                                            for i, p in enumerate(state["players"])))
+        truth = score_state(load_state(state)).data
+        out["games"] += 1
+        try:
+            got = score_readings(plan, glade_reading, forests).data
+        except CannotScore as exc:
+            out["refused"] += 1
+            what = str(exc.doubts[0].what).split(" is ")[0][:40]
+            out["doubts"][what] = out["doubts"].get(what, 0) + 1
+            continue
+        if got == truth:
+            out["exact"] += 1
+        else:
+            out["wrong"] += 1
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--families", type=int, nargs="+", default=[1000, 1001])
+    parser.add_argument("--photos", type=int, default=20)
+    parser.add_argument("--stores", type=int, default=20)
+    parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--tmp", default="/tmp/the_glade_glade_bench")
+    args = parser.parse_args()
+    print(f"load average at start: {os.getloadavg()}")
+    cpu: list[float] = []
+    wall: list[float] = []
+    for family in args.families:
+        if args.photos:
+            print(f"family {family} glade: {glade_part(family, args.photos, cpu, wall)}",
+                  flush=True)
+    if cpu:
+        print(f"glade scan CPU s: median {np.median(cpu):.3f} max {max(cpu):.3f}; wall "
+              f"median {np.median(wall):.3f} max {max(wall):.3f}", flush=True)
+    scpu: list[float] = []
+    swall: list[float] = []
+    for family in args.families:
+        if args.stores:
+            print(f"family {family} store: {store_part(family, args.stores, scpu, swall)}",
+                  flush=True)
+    if scpu:
+        print(f"store read CPU s: median {np.median(scpu):.3f} max {max(scpu):.3f}; wall "
+              f"median {np.median(swall):.3f}", flush=True)
+    for family in args.families:
+        if args.games:
+            print(f"family {family} games: {games_part(family, args.games, Path(args.tmp))}",
+                  flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS of the whole benchmark process: {peak:.0f} MB; load average at end: "
+          f"{os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
