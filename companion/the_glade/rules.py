@@ -23,9 +23,8 @@ the table, and the tracker trusts the tiles it is told.
 from __future__ import annotations
 
 import random
-from collections import Counter as Tally
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.errors import StateError
@@ -40,6 +39,7 @@ from companion.the_glade.names import (
     Tile,
     Token,
 )
+from companion.the_glade.state_file import EXTRA_FIELDS
 from companion.the_glade.table import CounterRef, GameState, IllegalAction
 
 # --- the codes of every refusal ------------------------------------------------------------
@@ -272,52 +272,6 @@ def parse_action(text: str) -> Action:
                      "draw TILE")
 
 
-# --- the state file's optional fields for a game in the engine's hands ----------------------
-
-#: Fields :meth:`GladeRules.dump` adds to the spec's state file when they say something.
-EXTRA_FIELDS = ("bag_tiles", "to_draw")
-
-
-def dump_extra(state: GameState) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    if state.bag_tiles is not None:
-        data["bag_tiles"] = [str(t) for t in state.bag_tiles]
-    if state.to_draw:
-        data["to_draw"] = state.to_draw
-    return data
-
-
-def load_extra(state: GameState, data: Mapping[str, Any]) -> GameState:
-    """``state`` with the optional fields of ``data`` read and checked against it."""
-    bag_tiles = None
-    if data.get("bag_tiles") is not None:
-        raw = data["bag_tiles"]
-        if not isinstance(raw, list):
-            raise StateError(f"bag_tiles must be a list of tiles, not {type(raw).__name__}")
-        bag_tiles = tuple(_field(f"bag_tiles[{i}]", Tile.parse, t) for i, t in enumerate(raw))
-        if state.bag != len(bag_tiles):
-            raise StateError(f"bag_tiles lists {len(bag_tiles)} tiles but bag is {state.bag}")
-        copies = Tally(bag_tiles)
-        for p in state.players:
-            copies.update(p.forest.tiles.values())
-            copies.update(p.rack or ())
-        for tile, n in sorted(copies.items()):
-            if n > 2:
-                raise StateError(f"bag_tiles: {n} copies of {tile} are in the bag, on the "
-                                 "forest boards and racks; the game has only 2 of each tile")
-    to_draw = data.get("to_draw", 0)
-    if not isinstance(to_draw, int) or isinstance(to_draw, bool) or to_draw < 0:
-        raise StateError(f"to_draw must be a whole number of tiles, not {to_draw!r}")
-    if to_draw:
-        if bag_tiles is None:
-            raise StateError("to_draw: tiles are drawn one by one only from a known bag "
-                             "(bag_tiles)")
-        if to_draw > len(bag_tiles) or state.finished or state.phase != "done":
-            raise StateError(f"to_draw is {to_draw}, but {len(bag_tiles)} tiles are in the "
-                             "bag, the phase must be done and the game not finished")
-    return replace(state, bag_tiles=bag_tiles, to_draw=to_draw)
-
-
 def _field(where: str, fn: Any, *args: Any) -> Any:
     try:
         return fn(*args)
@@ -389,11 +343,7 @@ class GladeRules:
         """A state from the spec's state file, with the optional fields of a dealt game."""
         from companion.the_glade.state_file import load_state
 
-        if not isinstance(data, Mapping):
-            raise StateError(f"the state file must be an object (key: value), not "
-                             f"{type(data).__name__}")
-        base = {k: v for k, v in data.items() if k not in EXTRA_FIELDS}
-        return load_extra(load_state(base), data)
+        return load_state(data)
 
     def dump(self, state: GameState) -> dict[str, Any]:
         """The spec's state file of ``state``, plus ``bag_tiles`` and ``to_draw`` when the
@@ -401,7 +351,7 @@ class GladeRules:
         such a file with :meth:`load`)."""
         from companion.the_glade.state_file import dump_state
 
-        return {**dump_state(state), **dump_extra(state)}
+        return dump_state(state)
 
 
 RULES = GladeRules()

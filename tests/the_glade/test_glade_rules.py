@@ -458,3 +458,28 @@ def test_doctests(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(f"companion.the_glade.{module}"))
     assert result.failed == 0
+
+
+def test_score_and_hint_read_a_state_the_engine_wrote(tmp_path: Any,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A dealt game's state file (with bag_tiles and to_draw) is a state file every command
+    reads, not only RULES.load."""
+    from companion.cli import main
+
+    state = at_chance()
+    assert state.bag_tiles is not None and state.to_draw
+    path = tmp_path / "dealt.json"
+    path.write_text(json.dumps(RULES.dump(state)))
+    assert main(["score", "the-glade", str(path), "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in scored["players"]] == [p.name for p in state.players]
+    playing = state
+    while playing.current_player() == CHANCE:
+        playing = playing.apply(sample_chance(playing, random.Random(1)))
+    path.write_text(json.dumps(RULES.dump(playing)))
+    bob = playing.players[playing.current_player()]
+    assert bob.rack is not None
+    rack = ",".join(str(t) for t in bob.rack)
+    assert main(["hint", "the-glade", str(path), "--player", bob.name, "--rack", rack,
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["count"] > 0
