@@ -27,8 +27,10 @@ MOST_GEMS = 60
 def play_page(ctx: Any, session: Session) -> Page:
     """The registry's hook: a new table record, or go on with the saved one."""
     if session.current is None:
+        settings = ctx.settings["games"]["gardlings"]
         record = tb.new_table(list(session.players),
-                              "expert" if session.variant == "expert" else "basic")
+                              "expert" if session.variant == "expert" else "basic",
+                              long_game=settings["long_game"], catalogue=settings["catalogue"])
         save(ctx, session, record)
     return RoundPage(ctx, session)
 

@@ -1,14 +1,19 @@
 """Gardlings' section of the configuration (``games.gardlings``): what each key may hold.
 
-Empty for now: the defaults file (``config/companion.yaml``, shared) has no Gardlings keys,
-and the loader refuses a schema key its defaults lack. The keys meant to come (once the
-defaults carry them): ``variant`` (basic | expert, for the table flow; today the service's
-session variant is read), ``long_game`` (the victory tile at 20) and ``catalogue`` (a tile
-catalogue path; null = the SAMPLE).
+The defaults are in ``config/companion.yaml``; the configuration loader checks a user's values
+against :data:`SETTINGS` (found through the game's registry record). The variant (basic or
+expert) is chosen for each game at the table.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-SETTINGS: dict[str, Any] = {}
+from companion.config import BOOL, PATH
+
+SETTINGS: dict[str, Any] = {
+    # the players' own tile catalogue (docs/gardlings.md); null = the bundled SAMPLE
+    "catalogue": PATH,
+    # the long game: the victory tile at 20 gems instead of 17
+    "long_game": BOOL,
+}

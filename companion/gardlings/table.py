@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.errors import StateError
 from companion.games.score import ScoreLine, ScoreSheet, SeatScore
-from companion.gardlings.catalogue import sample_catalogue
+from companion.gardlings.catalogue import Catalogue, catalogue_for
 from companion.gardlings.gnome_alarm import stolen
 from companion.gardlings.hiring import PIGLETS_FOR_COIN, buy_options, victory_target
 from companion.gardlings.market import Market, cost_of, parse_market, setup_market
@@ -32,19 +32,27 @@ from companion.gardlings.solo import medal
 BUILD, HIRE, OVER = "build", "hire", "over"
 
 
-def new_table(names: list[str], variant: str = "basic", long_game: bool = False
-              ) -> dict[str, Any]:
-    """A game as at setup: no coins, the market's stacks full with their reward coins."""
-    market = setup_market(sample_catalogue(), len(names))
+def new_table(names: list[str], variant: str = "basic", long_game: bool = False,
+              catalogue: str | None = None) -> dict[str, Any]:
+    """A game as at setup: no coins, the market's stacks full with their reward coins.
+
+    ``catalogue`` is the path of the players' own tile catalogue (None: the SAMPLE one)."""
+    ref = catalogue or "sample"
+    market = setup_market(catalogue_for(ref), len(names))
     return {"game": "gardlings", "table": True, "variant": variant, "long_game": long_game,
+            "catalogue": ref,
             "round": 1, "start_player": 0, "phase": BUILD, "to_hire": [], "winners": [],
             "players": [{"name": n, "coins": 0, "tiles_used": 0, "entry": None}
                         for n in names],
             "market": market.to_dict(with_ids=False)}
 
 
+def _catalogue(table: dict[str, Any]) -> Catalogue:
+    return catalogue_for(table.get("catalogue", "sample"))
+
+
 def _market(table: dict[str, Any]) -> Market:
-    return parse_market(table["market"], sample_catalogue(), len(table["players"]))
+    return parse_market(table["market"], _catalogue(table), len(table["players"]))
 
 
 def check_table(table: Any) -> dict[str, Any]:

@@ -130,3 +130,17 @@ def test_expert_at_the_table_steals_half_and_pays_ponds() -> None:
     record = tb.new_table(["Ann"], "expert")
     m = tb.money(tb.enter(record, 0, gems=9, alarm=True, piglets=True, ponds=2), 0)
     assert (m["stolen"], m["total"], m["coins"], m["mutate"]) == (4, 5, 2, True)
+
+
+def test_the_configured_catalogue_and_long_game_are_the_tables(tmp_path: Path) -> None:
+    """games.gardlings.catalogue and long_game (config) set up the game at the table."""
+    own = Path(__file__).parent / "data" / "catalogue.yaml"
+    svc = service(tmp_path, [])
+    svc.ctx.settings["games"]["gardlings"].update(catalogue=str(own), long_game=True)
+    svc.run()
+    to_gardlings(svc)
+    record = SessionStore(tmp_path).load().current
+    assert record["catalogue"] == str(own) and record["long_game"] is True
+    sample = tb.new_table(["Solo"])
+    assert sample["catalogue"] == "sample"
+    assert record["market"] != sample["market"]  # the stacks hold the players' own tiles
