@@ -88,7 +88,7 @@ GROWERS = 8
 #: has a whole plan within milliseconds, whatever the time.
 QUICK_SECONDS = 0.2
 #: Sunlight-search nodes spent polishing a newly found best plan whose sunlight search was cut.
-POLISH_NODES = 2_000
+POLISH_NODES = 300
 #: Sunlight-search nodes for each leaf of a beam (the branch and bound gives each 400).
 BEAM_SUN_NODES = 100
 #: The largest node budget of one sunlight search when a finished pass is repeated.
