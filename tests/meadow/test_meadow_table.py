@@ -67,7 +67,11 @@ def test_plays_are_ruled_before_they_are_kept() -> None:
         end_turn(game, CAT)
 
 
-def test_flow_start_token_rover_and_a_ruling(tmp_path: Path) -> None:
+def test_flow_start_token_rover_and_a_ruling(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.meadow import screens
+
+    monkeypatch.setattr(screens, "new_seed", lambda: 11)  # Rover's first token takes a card
     ctx = SimpleNamespace(data_dir=tmp_path, settings={"games": {}})
     session = Session("meadow", ["Ann"])
     start = play_page(ctx, session)
