@@ -12,4 +12,7 @@ GAME = GameInfo(
     rules="companion.meadow.rules:RULES",
     flow="companion.meadow.screens:play_page",
     settings="companion.meadow.settings:SETTINGS",
+    # the state file's top-level fields: another game's reader names such a file Meadow's
+    state_fields=frozenset({"game", "catalogue", "players", "board", "decks", "campfire",
+                            "round", "turn", "first_player", "rover", "table"}),
 )

@@ -28,10 +28,16 @@ from companion.ui.pages import (
 )
 
 
-def _cat() -> Any:
+def _cat(ref: str | None) -> Any:
+    """The catalogue a game plays with: its path, or ``sample``/None for the SAMPLE one."""
     from companion.meadow.catalogue import load_catalogue
 
-    return load_catalogue()
+    return load_catalogue(None if ref in (None, "sample") else ref)
+
+
+def _configured(ctx: Any) -> str | None:
+    """``games.meadow.catalogue``: the players' own catalogue (None: the SAMPLE one)."""
+    return ctx.settings.get("games", {}).get("meadow", {}).get("catalogue")
 
 
 def play_page(ctx: Any, session: Session) -> Page:
@@ -64,7 +70,7 @@ class StartPage(MenuPage):
         self._ask()
 
     def _ask(self) -> None:
-        cat = _cat()
+        cat = _cat(_configured(self.ctx))
         taken = {s for c in self.starts for s in (c, cat.cards[c].other_side)}
         sides = [c for c in cat.cards.values() if c.starting and c.id not in taken]
         self.title = f"{self.names[len(self.starts)]}: start card?"
@@ -79,7 +85,7 @@ class StartPage(MenuPage):
         if len(self.starts) < len(self.names):
             self._ask()
             return None
-        game = new_table(_cat(), self.names, self.starts, new_seed())
+        game = new_table(_cat(_configured(self.ctx)), self.names, self.starts, new_seed())
         save(self.ctx, self.session, game)
         return Replace(TurnPage(self.ctx, self.session, game))
 
@@ -138,23 +144,23 @@ class TurnPage(LiveMenuPage):
         from companion.meadow.table import token_placed
 
         def chosen(notch: str) -> Outcome:
-            self._set(token_placed(self.game, _cat(), notch))
+            self._set(token_placed(self.game, _cat(self.game.catalogue), notch))
             return TO_FLOW_ROOT
 
-        return MenuPage("Which notch?", [Choice(n, lambda n=n: chosen(n))
-                                         for n in self.game.free_notches(_cat())])
+        free = self.game.free_notches(_cat(self.game.catalogue))
+        return MenuPage("Which notch?", [Choice(n, lambda n=n: chosen(n)) for n in free])
 
     def _end_turn(self) -> Outcome:
         from companion.meadow.table import end_turn
 
         before = len(self.game.log)
-        self._set(end_turn(self.game, _cat()))
+        self._set(end_turn(self.game, _cat(self.game.catalogue)))
         news = list(self.game.log[before:])
         self.told = len(self.game.log)
         return TextPage("Next", news) if news else None
 
     def _play(self) -> Page:
-        cat = _cat()
+        cat = _cat(self.game.catalogue)
         played = {c for a in self.game.areas for c in a.played()}
         decks = ["N", "W", "S", "E"]
         return MenuPage("Card's deck?", [Choice(d, lambda d=d: CardPage(self, d, played))
@@ -176,7 +182,7 @@ class TurnPage(LiveMenuPage):
 
         g = self.game
         area = g.areas[g.seat]
-        seen = visible(area, _cat())
+        seen = visible(area, _cat(self.game.catalogue))
         lines = [f"{i + 1}: {'+'.join(col)}" for i, col in enumerate(area.meadow)]
         lines.append("Sees: " + " ".join(f"{k}{v if v > 1 else ''}"
                                          for k, v in sorted(seen.items())))
@@ -190,7 +196,7 @@ class TurnPage(LiveMenuPage):
         from companion.ui.game_over import final_score_page
         from companion.ui.pages import score_lines
 
-        sheet = table_sheet(self.game, _cat())
+        sheet = table_sheet(self.game, _cat(self.game.catalogue))
         if self.game.over:
             return final_score_page(self.ctx, "meadow", sheet)
         return TextPage("Score so far", score_lines(sheet, final=False))
@@ -199,14 +205,14 @@ class TurnPage(LiveMenuPage):
 def _points(game: Any) -> int:
     from companion.meadow.scoring import area_score
 
-    return int(area_score(game.areas[game.seat], _cat())["total"])
+    return int(area_score(game.areas[game.seat], _cat(game.catalogue))["total"])
 
 
 class CardPage(MenuPage):
     """Which card of a deck was played (the cards not in play yet)."""
 
     def __init__(self, turn: TurnPage, deck: str, played: set[str]) -> None:
-        cat = _cat()
+        cat = _cat(turn.game.catalogue)
         self.turn = turn
         cards = [c for c in cat.cards.values() if c.deck == deck and c.id not in played]
         super().__init__(f"{deck} card?", [Choice(f"{c.id} {c.name}",
@@ -216,7 +222,7 @@ class CardPage(MenuPage):
     def _where(self, card: str) -> Page:
         from companion.meadow.requirements import candidate_places
 
-        cat = _cat()
+        cat = _cat(self.turn.game.catalogue)
         area = self.turn.game.areas[self.turn.game.seat]
         places = candidate_places(area, cat.cards[card])
         if not places:
@@ -231,8 +237,8 @@ class CardPage(MenuPage):
     def _rule(self, card: str, place: Any, discards: int) -> Page:
         from companion.meadow.table import keep_play, rule
 
-        cat = _cat()
         game = self.turn.game
+        cat = _cat(game.catalogue)
         if place is None:
             return error_page(f"{card} has no place of its kind here (no landscape, or no "
                               "column).")

@@ -1,11 +1,16 @@
-"""Meadow's section of the configuration (``games.meadow``): no keys yet.
+"""Meadow's section of the configuration (``games.meadow``): what each key may hold.
 
-The catalogue is named in each state file (default: the SAMPLE one); a key for a user's own
-catalogue needs a default in ``config/companion.yaml`` (a shared file), so it waits.
+The defaults are in ``config/companion.yaml``; the configuration loader checks a user's values
+against :data:`SETTINGS` (found through the game's registry record).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-SETTINGS: dict[str, Any] = {}
+from companion.config import PATH
+
+SETTINGS: dict[str, Any] = {
+    # the players' own card catalogue (docs/meadow.md); null = the bundled SAMPLE
+    "catalogue": PATH,
+}

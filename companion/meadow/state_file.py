@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import StateError
+from companion.games.state_files import refuse_other_game
 from companion.meadow.catalogue import Catalogue, load_catalogue
 from companion.meadow.game import STEPS, Rover, State, Table, Turn
 from companion.meadow.main_board import DECK_ORDER, NOTCHES, SPOTS, Board
@@ -152,9 +153,8 @@ def parse_state(data: Any, folder: Path | None = None) -> State:
     if not isinstance(data, Mapping):
         raise StateError("a Meadow state file is a mapping with game, players, ...")
     if data.get("game") != "meadow":
-        game = data.get("game")
-        raise StateError(f"game: this is a {game} state file, not meadow" if game else
-                         "game: must be meadow")
+        refuse_other_game(data, "meadow", ())  # another game's file is named as such
+        raise StateError("game: must be meadow")
     cat, ref = catalogue_of(data.get("catalogue"), folder)
     raw_players = _list(data.get("players"), "players")
     if not 1 <= len(raw_players) <= 4:

@@ -54,6 +54,8 @@ class TableGame:
     over: bool = False
     #: the current player's path token is placed (their turn ends when they say so)
     placed: bool = False
+    #: the catalogue played with: a path, or ``sample``
+    catalogue: str = "sample"
 
     @property
     def solo(self) -> bool:
@@ -78,7 +80,7 @@ class TableGame:
                 "pile": list(self.pile), "markers": [list(m) for m in self.markers],
                 "rover_points": self.rover_points, "rover_cards": self.rover_cards,
                 "rover_pending": self.rover_pending, "log": list(self.log),
-                "over": self.over, "placed": self.placed}
+                "over": self.over, "placed": self.placed, "catalogue": self.catalogue}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableGame:
@@ -96,7 +98,8 @@ class TableGame:
                        tuple((n, s) for n, s in data["notches"]), tuple(data["pile"]),
                        tuple((c, n) for c, n in data["markers"]), data["rover_points"],
                        data["rover_cards"], data["rover_pending"], tuple(data["log"]),
-                       data["over"], data.get("placed", False))
+                       data["over"], data.get("placed", False),
+                       str(data.get("catalogue", "sample")))
         except (KeyError, TypeError, ValueError) as exc:
             raise StateError(f"the saved Meadow table game is damaged ({exc})") from None
 
@@ -109,7 +112,8 @@ def new_table(cat: Catalogue, names: list[str], starts: list[str], seed: int) ->
     board = cat.board(n)
     areas = tuple(PlayerArea(name, ((side,),), roads_unused=1)
                   for name, side in zip(names, starts, strict=True))
-    game = TableGame(areas, board.rounds, len(tokens_for(n)), seed, used=(0,) * n)
+    game = TableGame(areas, board.rounds, len(tokens_for(n)), seed, used=(0,) * n,
+                     catalogue="sample" if cat.name == "sample" else cat.path)
     if n == 1:
         rng = random.Random(seed)
         others = [c for c in COLOURS if c != COLOURS[0]]

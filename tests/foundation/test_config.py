@@ -202,7 +202,7 @@ def test_config_output_keeps_its_format() -> None:
         "log_level: info", "games:"]
     assert "  the-glade:\n    variant: basic\n    board:\n      rows: 7\n" in body
     assert "  glass-garden:\n    deck: null\n    think_seconds: 10\n  gardlings:\n" \
-           "    catalogue: null\n    long_game: false\n" in body
+           "    catalogue: null\n    long_game: false\n  meadow:\n    catalogue: null\n" in body
 
 
 # -- the configuration goes through the bounded reader (issue #21) --------------------------

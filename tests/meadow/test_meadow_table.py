@@ -105,3 +105,24 @@ def test_flow_start_token_rover_and_a_ruling(tmp_path: Path,
     assert isinstance(nxt, TextPage) and "Rover" in nxt.lines[0]
     again = play_page(ctx, session)
     assert isinstance(again, TurnPage) and again.game == turn.game
+
+
+def test_the_configured_catalogue_is_the_tables(tmp_path: Path) -> None:
+    """games.meadow.catalogue (config): the players' own catalogue sets up the game at the
+    table and stays with it when it is resumed."""
+    import shutil
+
+    from companion.meadow.catalogue import SAMPLE
+
+    own = tmp_path / "my-cards.yaml"
+    shutil.copy(SAMPLE, own)
+    ctx = SimpleNamespace(data_dir=tmp_path,
+                          settings={"games": {"meadow": {"catalogue": str(own)}}})
+    session = Session("meadow", ["Ann", "Ben"])
+    start = play_page(ctx, session)
+    start.handle(Key.OK)
+    out = start.handle(Key.OK)
+    assert isinstance(out, Replace)
+    assert session.current["catalogue"] == str(own.resolve())
+    again = play_page(SimpleNamespace(data_dir=tmp_path, settings={"games": {}}), session)
+    assert isinstance(again, TurnPage) and again.game.catalogue == str(own.resolve())
