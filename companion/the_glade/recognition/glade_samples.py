@@ -29,7 +29,7 @@ SPOIL = Degradations(noise=False, strength=0.6)
 QUALITY = 72
 
 
-def make_photos(out: Path = CONFIG / "photos" / "game", seed: int = 25) -> Path:
+def make_photos(out: Path = CONFIG / "photos" / "game", seed: int = 31) -> Path:
     """Render the sample game's photos, its photo list and the truth into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     state = json.loads((CONFIG / "sample-game.json").read_text(encoding="utf-8"))

@@ -42,9 +42,11 @@ COVERED = 0.6
 #: Decision thresholds (tuned on families.TUNING_FAMILIES only).
 NAME_MARGIN = 0.12  # (second face - best) / (second + best) below this: which counter?
 MAX_FIT = 0.22      # the best face's distance above this: no counter enrolled
+#: Votes (of the accumulator) a counter-sized circle needs to be looked at.
+CIRCLE_VOTES = 18
 #: A counter's print spreads its disc's values this much (grey levels) at least: a patch of
 #: light on the table fits a plain counter face once its contrast is scaled up.
-MIN_SPREAD = 18.0
+MIN_SPREAD = 6.0
 LEFT_OVER = 0.3     # a thing left over of this share of a counter's area: not named
 #: A thing has an outline: the gradient round a disc (or over a thing left over) this many
 #: times the table's median. Glare on the table stands out from it, but smoothly; a disc
@@ -133,6 +135,7 @@ def _things(glade: GladeModel, view: np.ndarray, gain: np.ndarray, scale: float,
                             1.0)
     grad = np.hypot(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     level = float(np.median(grad)) + 2.0
+    centres = _with_circles(gray, centres, d)
     things: list[StoreThing] = []
     explained = np.zeros_like(out_mask)
     if len(centres):
@@ -171,6 +174,20 @@ def _things(glade: GladeModel, view: np.ndarray, gain: np.ndarray, scale: float,
             things.append(StoreThing((box[0] + x / scale, box[1] + y / scale), None,
                                      reason="a thing that is no counter enrolled"))
     return things
+
+
+def _with_circles(gray: np.ndarray, centres: np.ndarray, d: float) -> np.ndarray:
+    """``centres`` and the centres of round outlines of a counter's size (Hough) not near
+    one: a counter of the table's own colour barely stands out from it, but its edge and
+    shadow still draw a circle."""
+    found = cv2.HoughCircles(np.clip(gray, 0, 255).astype(np.uint8), cv2.HOUGH_GRADIENT, 1,
+                             0.8 * d, param1=60, param2=CIRCLE_VOTES,
+                             minRadius=int(0.42 * d), maxRadius=int(0.6 * d) + 1)
+    out = [tuple(c) for c in centres]
+    for x, y, _r in ([] if found is None else found[0]):
+        if all((x - u) ** 2 + (y - v) ** 2 >= (0.6 * d) ** 2 for u, v in out):
+            out.append((float(x), float(y)))
+    return np.array(out, np.float64).reshape(-1, 2)
 
 
 def _spread(view: np.ndarray, at: np.ndarray) -> np.ndarray:
