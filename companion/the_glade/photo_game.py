@@ -138,6 +138,8 @@ def build_state(plan: PhotoList, glade: Mapping[str, Any],
         "players": players, "glade": dict(glade.get("glade") or {}),
         "finished": True}
     if not doubts:
+        doubts += missing_counters(state)
+    if not doubts:
         from companion.the_glade.state_file import load_state
 
         try:
@@ -147,6 +149,34 @@ def build_state(plan: PhotoList, glade: Mapping[str, Any],
     if doubts:
         state["uncertain"] = [str(d) for d in doubts]
     return state, doubts
+
+
+def missing_counters(state: Mapping[str, Any]) -> list[Doubt]:
+    """Every player colour's 12 counters must be found somewhere in a finished game: on its
+    supply spaces, on the glade, in a store or in an enclosure (counters only move between
+    these; running out flips them, never removes them). Fewer means a counter the photos did
+    not show or a scan missed (one the colour of the table, say), so the score would be
+    wrong: it is a doubt."""
+    from companion.the_glade.table import COUNTERS_PER_COLOUR
+
+    found: dict[str, int] = {}
+
+    def count(name: object) -> None:
+        colour = str(name).rpartition("-")[0]
+        found[colour] = found.get(colour, 0) + 1
+
+    for counter in (state.get("glade") or {}).values():
+        count(counter)
+    for p in state["players"]:
+        found[p["colour"]] = found.get(p["colour"], 0) + int(p.get("supply", 0))
+        for counter in p.get("store", []):
+            count(counter)
+        for counter in (p.get("forest") or {}).get("counters", {}).values():
+            count(counter)
+    return [Doubt("the photos", f"only {found.get(p['colour'], 0)} of the "
+                                f"{COUNTERS_PER_COLOUR} {p['colour']} counters were found (one "
+                                "missed in a store, or out of the photos?)")
+            for p in state["players"] if found.get(p["colour"], 0) < COUNTERS_PER_COLOUR]
 
 
 def read_photo_list(path: Path) -> PhotoList:

@@ -145,3 +145,15 @@ def test_photos_and_players_on_the_command_line() -> None:
                              (["a.jpg"], "Toni")):
         with pytest.raises(StateError):
             photo_list_of("g.jpg", forests, players)
+
+
+def test_a_counter_missing_from_every_photo_is_a_doubt() -> None:
+    """A store counter the scan missed without a doubt (one the table's colour) would give a
+    wrong total: every player colour's 12 counters must be found."""
+    plan, glade, forests = readings()
+    missing = forests[1]["store"].pop()
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    doubt = caught.value.doubts[0]
+    assert doubt.photo == "the photos"
+    assert f"{missing.rpartition('-')[0]} counters were found" in doubt.what
