@@ -7,7 +7,7 @@ critter and its side) a reading is right, wrong or uncertain; a garden is exactl
 every slot is right. On hard photos the glare-washed card is counted apart: in doubt, right,
 or wrong (guessed). Times are CPU seconds (``time.process_time``) and wall seconds, with the
 load average, since the machine is shared. Memory: the peak RSS of one ``companion scan`` run
-in a fresh process.
+in a fresh process (its VmHWM).
 
     python benchmarks/glass_garden_scan.py --families 20,21,22,23 --photos 25 --hard 10
 
@@ -108,16 +108,18 @@ def run_family(family: int, photos: int, hard: int, work: Path) -> dict:
 
 
 def scan_memory(work: Path, family: int) -> float:
-    """Peak RSS (MB) of one 'companion scan' in a fresh process."""
+    """Peak RSS (MB) of one 'companion scan' in a fresh process (its VmHWM)."""
     deck = load_deck()
     shot = photo(deck, family, np.random.default_rng(1))
     path = work / "mem.jpg"
     _ok, buf = cv2.imencode(".jpg", shot.photo, [cv2.IMWRITE_JPEG_QUALITY, 85])
     path.write_bytes(buf.tobytes())
-    code = ("import resource, sys; from companion.cli import main; "
+    # VmHWM, not ru_maxrss: a forked child's ru_maxrss starts at its parent's peak
+    code = ("import sys; from companion.cli import main; "
             f"main(['scan', 'glass-garden', {str(path)!r}, '--model', "
             f"{str(work / f'model{family}')!r}, '--json']); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+            "print([line.split()[1] for line in open('/proc/self/status') "
+            "if line.startswith('VmHWM')][0], file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parents[1], check=True)
     return int(done.stderr.strip().splitlines()[-1]) / 1024
