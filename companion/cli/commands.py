@@ -154,6 +154,19 @@ def parse_game_command(parser: argparse.ArgumentParser, args: argparse.Namespace
     return game, sub, rest
 
 
+#: commands that read photos (score only with --photos)
+PHOTO_COMMANDS = ("scan", "enrol", "cut-sheet")
+
+
+def _photo_limit(args: argparse.Namespace) -> None:
+    """Every photo a command reads is bounded by ``camera.max_megapixels`` (configuration)."""
+    from companion.config import load_config
+    from companion.vision.image import set_max_pixels
+
+    set_max_pixels(round(load_config(getattr(args, "config", None))["camera.max_megapixels"]
+                         * 1_000_000))
+
+
 def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Dispatch one parsed command line."""
     if args.command in SERVICE_COMMANDS:
@@ -163,6 +176,8 @@ def run_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
             parser.error(str(exc))
     game, sub, game_args = parse_game_command(parser, args)
     command = game.command(args.command)
+    if args.command in PHOTO_COMMANDS or getattr(game_args, "photos", None):
+        _photo_limit(game_args)
     try:
         outcome = command.run(game_args)
     except UsageError as exc:

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import os
-import tempfile
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -59,17 +56,17 @@ class _Closing:
 def read_image(path: Path, max_pixels: int | None = None) -> np.ndarray:
     """A photo file as a BGR array; a missing, empty, corrupt or too large file gets a clear
     error. The size is read from the file's header and a photo of more than ``max_pixels``
-    (by default :data:`~companion.vision.image.MAX_PIXELS`; the service passes
+    (by default :func:`~companion.vision.image.max_pixels`; the service passes
     ``camera.max_megapixels``) is refused before it is decoded."""
     from companion.vision.image import (
-        MAX_PIXELS,
         decode_bgr,
         header_size,
         read_photo_bytes,
         too_large,
     )
+    from companion.vision.image import max_pixels as default_limit
 
-    limit = MAX_PIXELS if max_pixels is None else max_pixels
+    limit = default_limit() if max_pixels is None else max_pixels
 
     name = f"photo {path}"
     try:
@@ -84,51 +81,14 @@ def read_image(path: Path, max_pixels: int | None = None) -> np.ndarray:
         raise InputFileError(f"photo {path} is empty (0 bytes); take the photo again")
     size = header_size(data)
     if size is not None and size[0] * size[1] > limit:
-        if limit == MAX_PIXELS:
-            raise InputFileError(too_large(name, size))
-        raise InputFileError(f"{name} is {size[0]} x {size[1]} pixels, more than "
-                             f"camera.max_megapixels ({limit / 1e6:g}); use a smaller photo "
-                             "or raise the setting")
-    with _without_libpng_errors():
-        image = None if size is None else decode_bgr(data)
+        raise InputFileError(too_large(name, size, limit))
+    image = None if size is None else decode_bgr(data)  # the decoders' lines held back
     if image is None:
         raise InputFileError(f"photo {path} is not an image OpenCV can read (corrupt, or not "
                              "a JPEG/PNG); take the photo again")
     if image.shape[0] * image.shape[1] > limit:  # a header that understated the size
         raise InputFileError(f"{name} is larger than its header says; it is damaged")
     return image
-
-
-_STDERR = threading.Lock()
-#: What libpng and OpenCV's PNG reader print on stderr about a damaged PNG.
-_DECODER_NOISE = (b"libpng error", b"libpng warning", b"[ WARN:")
-
-
-@contextlib.contextmanager
-def _without_libpng_errors() -> Iterator[None]:
-    """Hold back the lines libpng ("libpng error: ...") and OpenCV ("[ WARN:...] ... PNG input
-    buffer is incomplete") print straight to the stderr file on a damaged PNG (libjpeg's are
-    held back by ``decode_bgr``), so a refusal stays one line; any other line written meanwhile
-    is passed on afterwards."""
-    with _STDERR:
-        try:
-            saved = os.dup(2)
-        except OSError:  # no stderr at all: nothing to keep clean
-            yield
-            return
-        with tempfile.TemporaryFile() as caught:
-            try:
-                os.dup2(caught.fileno(), 2)
-                yield
-            finally:
-                os.dup2(saved, 2)
-                os.close(saved)
-                caught.seek(0)
-                kept = [line for line in caught.read().splitlines(keepends=True)
-                        if not line.startswith(_DECODER_NOISE)]
-                if kept:
-                    with contextlib.suppress(OSError):
-                        os.write(2, b"".join(kept))
 
 
 class FileCamera(_Closing):

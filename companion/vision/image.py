@@ -1,8 +1,10 @@
 """Reading photos with errors a user can act on.
 
 A photo's size is read from its header before anything is decoded, and a photo of more than
-:data:`MAX_PIXELS` is refused there: a 15000 x 15000 PNG is a few hundred KB on the disk but
-would take 0.7 GB once decoded, more than a 1 GB Pi can spare.
+:func:`max_pixels` (``camera.max_megapixels`` in the configuration, :data:`MAX_PIXELS` by
+default) is refused there: a 15000 x 15000 PNG is a few hundred KB on the disk but would take
+0.7 GB once decoded, more than a 1 GB Pi can spare. What the decoders print about a damaged
+file is held back, so a refusal is one line.
 """
 
 from __future__ import annotations
@@ -22,12 +24,30 @@ import numpy as np
 
 from companion.errors import CompanionError, InputFileError, RecognitionError
 
-#: Photos larger than this many pixels are refused (a camera frame is far smaller); the one
-#: limit for every photo the companion reads.
+#: Photos larger than this many pixels are refused (a camera frame is far smaller): the
+#: default of the one limit for every photo the companion reads (see :func:`max_pixels`).
 MAX_PIXELS = 40_000_000
 #: No photo of at most MAX_PIXELS takes more than this many bytes (8 per pixel is 16-bit
 #: RGBA without compression), so a larger file is refused before it is read.
 MAX_FILE_BYTES = 8 * MAX_PIXELS + 1024 * 1024
+
+_limit = MAX_PIXELS
+
+
+def max_pixels() -> int:
+    """The most pixels a photo may have: ``camera.max_megapixels`` once the command line or
+    the service has read the configuration (:func:`set_max_pixels`), else :data:`MAX_PIXELS`."""
+    return _limit
+
+
+def set_max_pixels(pixels: int) -> None:
+    """Take the configuration's limit for every photo read from now on."""
+    global _limit
+    _limit = int(pixels)
+
+
+def _max_file_bytes() -> int:
+    return 8 * max_pixels() + 1024 * 1024
 
 _PNG = b"\x89PNG\r\n\x1a\n"
 _JPEG = b"\xff\xd8"
@@ -110,28 +130,32 @@ def check_size(data: bytes, name: str,
     if size is None:
         raise error(f"{name} is not a readable image (corrupt or not PNG/JPEG); take or copy "
                     "the photo again")
-    if size[0] * size[1] > MAX_PIXELS:
+    if size[0] * size[1] > max_pixels():
         raise error(too_large(name, size))
     return size
 
 
-def too_large(name: str, size: tuple[int, int]) -> str:
-    """The refusal of a photo of ``size`` (width, height) over :data:`MAX_PIXELS`."""
+def too_large(name: str, size: tuple[int, int], limit: int | None = None) -> str:
+    """The refusal of a photo of ``size`` (width, height) over ``limit`` pixels (default
+    :func:`max_pixels`)."""
+    most = max_pixels() if limit is None else limit
     return (f"{name} is {size[0]}x{size[1]} pixels, too large; use a camera frame of at most "
-            f"{MAX_PIXELS // 1_000_000} megapixels")
+            f"{most / 1e6:g} megapixels (or raise camera.max_megapixels)")
 
 
 _STDERR = threading.Lock()
-#: What libjpeg says on stderr about a damaged JPEG (OpenCV gives no way to silence it).
-_LIBJPEG_NOISE = (b"Corrupt JPEG data", b"Premature end of JPEG file",
-                  b"Invalid SOS parameters", b"Warning:")
+#: What the decoders print straight to the stderr file about a damaged photo (OpenCV gives no
+#: way to silence them): libjpeg's warnings, libpng's errors, OpenCV's own warnings.
+_DECODER_NOISE = (b"Corrupt JPEG data", b"Premature end of JPEG file",
+                  b"Invalid SOS parameters", b"Warning:", b"libpng error", b"libpng warning",
+                  b"[ WARN:")
 
 
 @contextlib.contextmanager
-def _without_libjpeg_warnings() -> Iterator[None]:
-    """Hold back libjpeg's warning lines, which it prints straight to the stderr file, so a
-    user sees only the companion's own one-line message; any other line written meanwhile
-    (another thread's) is passed on afterwards."""
+def _without_decoder_noise() -> Iterator[None]:
+    """Hold back the decoders' lines about a damaged photo, so a user sees only the
+    companion's own one-line message; any other line written meanwhile (another thread's) is
+    passed on afterwards."""
     with _STDERR:
         try:
             saved = os.dup(2)
@@ -147,19 +171,18 @@ def _without_libjpeg_warnings() -> Iterator[None]:
                 os.close(saved)
                 caught.seek(0)
                 kept = [line for line in caught.read().splitlines(keepends=True)
-                        if not line.startswith(_LIBJPEG_NOISE)]
+                        if not line.startswith(_DECODER_NOISE)]
                 if kept:
                     with contextlib.suppress(OSError):
                         os.write(2, b"".join(kept))
 
 
 def decode_bgr(data: bytes) -> np.ndarray | None:
-    """Image bytes decoded to 8-bit BGR by OpenCV (None when it cannot), without libjpeg's
-    warnings on stderr. Check the size first (:func:`check_size`)."""
+    """Image bytes decoded to 8-bit BGR by OpenCV (None when it cannot), without the
+    decoders' lines on stderr. Check the size first (:func:`check_size`)."""
     buf = np.frombuffer(data, np.uint8)
-    quiet = _without_libjpeg_warnings() if data.startswith(_JPEG) else contextlib.nullcontext()
     try:
-        with quiet:
+        with _without_decoder_noise():
             return cv2.imdecode(buf, cv2.IMREAD_COLOR)
     except cv2.error:
         return None
@@ -168,14 +191,14 @@ def decode_bgr(data: bytes) -> np.ndarray | None:
 def read_photo_bytes(path: Path, name: str, error: type[CompanionError] = InputFileError,
                      ) -> bytes:
     """A photo file's bytes; ``error`` names ``name`` when it is larger than any photo of at
-    most :data:`MAX_PIXELS` can be (it is not read then). A missing or unreadable file raises
+    most :func:`max_pixels` can be (it is not read then). A missing or unreadable file raises
     :class:`OSError` for the caller to word."""
+    most = _max_file_bytes()
     with Path(path).open("rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise error(f"{name} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB, more than "
-                    f"any photo of at most {MAX_PIXELS // 1_000_000} megapixels; use a camera "
-                    "frame")
+        data = handle.read(most + 1)
+    if len(data) > most:
+        raise error(f"{name} is larger than {most // (1024 * 1024)} MB, more than any photo "
+                    f"of at most {max_pixels() / 1e6:g} megapixels; use a camera frame")
     return data
 
 
@@ -204,7 +227,7 @@ def decode_image(data: bytes, name: str = "image") -> np.ndarray:
     if image is None or image.size == 0:
         raise RecognitionError(f"{name} is not a readable image (corrupt or not PNG/JPEG); "
                                "take or copy the photo again")
-    if image.shape[0] * image.shape[1] > MAX_PIXELS:  # a header that understated the size
+    if image.shape[0] * image.shape[1] > max_pixels():  # a header that understated the size
         raise RecognitionError(too_large(name, (image.shape[1], image.shape[0])))
     if image.shape[0] < 32 or image.shape[1] < 32:
         raise RecognitionError(f"{name} is only {image.shape[1]}x{image.shape[0]} pixels; "

@@ -261,8 +261,33 @@ def test_libjpeg_warnings_do_not_reach_the_user(tmp_path: Path,
 
 
 def test_other_lines_on_stderr_still_pass(capfd: pytest.CaptureFixture[str]) -> None:
-    with vision_image._without_libjpeg_warnings():
+    with vision_image._without_decoder_noise():
         os.write(2, b"Corrupt JPEG data: 3 extraneous bytes before marker 0xd9\n")
         os.write(2, b"another thread says hello\n")
     err = capfd.readouterr().err
     assert "Corrupt" not in err and "another thread says hello" in err
+
+
+def test_scan_takes_the_photo_limit_from_the_configuration(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """camera.max_megapixels bounds the photos a command reads, from the header."""
+    import cv2
+    import numpy as np
+
+    from companion.cli import main
+    from companion.vision import image as vision_image
+
+    photo = tmp_path / "big.png"
+    cv2.imwrite(str(photo), np.zeros((1500, 1000, 3), np.uint8))  # 1.5 megapixels
+    config = tmp_path / "c.yaml"
+    config.write_text(f"data_dir: {tmp_path}\ncamera:\n  max_megapixels: 1\n")
+    try:
+        main(["scan", "the-glade", str(photo), "--model", str(tmp_path / "none"),
+              "--config", str(config)])  # refused for its model, after reading the limit
+        capsys.readouterr()
+        assert vision_image.max_pixels() == 1_000_000
+        with pytest.raises(RecognitionError, match="1000x1500 pixels, too large.*1 megapixels"):
+            vision_image.load_image(photo)
+    finally:
+        vision_image.set_max_pixels(vision_image.MAX_PIXELS)
+    assert vision_image.load_image(photo).shape == (1500, 1000, 3)
