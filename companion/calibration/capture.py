@@ -12,7 +12,6 @@ averages a burst only when nothing moved between its frames, else it keeps the n
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -86,11 +85,14 @@ def save_exposure(data_dir: Path, controls: dict[str, Any]) -> Path:
 def load_exposure(data_dir: Path) -> dict[str, Any] | None:
     """The locked controls of the last table set-up, or None."""
     path = Path(data_dir).expanduser() / EXPOSURE_FILE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    from companion.errors import InputFileError
+    from companion.storage import read_data_file
+
+    if not path.exists():
         return None
-    except (OSError, json.JSONDecodeError):
+    try:  # bounded: size, depth, numbers
+        data = read_data_file(path, "exposure file", error=CalibrationError)
+    except (CalibrationError, InputFileError):
         raise CalibrationError(f"{path} cannot be read as JSON; run 'companion calibrate "
                                "table' again") from None
     return locked_controls(data) if isinstance(data, dict) else None

@@ -15,7 +15,6 @@ of view); a different aspect ratio means a different crop of the sensor and is r
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -155,9 +154,11 @@ def load_lens(data_dir: Path) -> LensCalibration | None:
     except OSError as exc:
         raise CalibrationError(f"cannot read {path} ({exc.strerror or exc}); check its "
                                "permissions") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
+    from companion.storage import parse_data
+
+    try:  # bounded: size, depth, numbers (a torn or hostile file is refused cheaply)
+        data = parse_data(text, path, "lens calibration", error=CalibrationError)
+    except CalibrationError:
         raise CalibrationError(f"{path} is not valid JSON (a torn or edited file); run "
                                "'companion calibrate camera' again") from None
     return LensCalibration.from_dict(data, str(path))

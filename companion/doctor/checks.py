@@ -364,11 +364,11 @@ def check_calibration(settings: dict[str, Any], probes: Probes) -> Finding:
                            "lens for sharper scans")
     from companion.calibration.errors import CalibrationError
     from companion.calibration.lens import LensCalibration
+    from companion.storage import parse_data
 
     try:
-        import json
-
-        lens = LensCalibration.from_dict(json.loads(text), str(path))
+        data = parse_data(text, path, "lens calibration", error=CalibrationError)
+        lens = LensCalibration.from_dict(data, str(path))
     except (ValueError, CalibrationError) as exc:
         return _fail(name, f"{path} is unusable ({str(exc).split(';')[0]})",
                      "companion calibrate camera")

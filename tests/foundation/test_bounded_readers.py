@@ -291,3 +291,32 @@ def test_scan_takes_the_photo_limit_from_the_configuration(
     finally:
         vision_image.set_max_pixels(vision_image.MAX_PIXELS)
     assert vision_image.load_image(photo).shape == (1500, 1000, 3)
+
+
+def test_the_recognisers_files_go_through_the_bounded_reader(tmp_path: Path) -> None:
+    """scan's --previous file, a card model's manifest and cut-sheet's pack.yaml refuse a
+    billion-laughs file in one line instead of expanding it."""
+    from companion.errors import CompanionError
+    from companion.the_glade.recognition.consistency import load_previous
+    from companion.the_glade.recognition.cut_sheet import _existing_pack
+    from companion.vision.cards.model import load_card_model
+
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(8))
+    previous = tmp_path / "previous.yaml"
+    previous.write_text(bomb)
+    with pytest.raises(CompanionError) as caught:
+        load_previous(previous)
+    assert "\n" not in str(caught.value)
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "manifest.json").write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CompanionError, match="manifest.json is corrupt"):
+        load_card_model(model, "glass-garden")
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(bomb)
+    with pytest.raises(CompanionError) as caught:
+        _existing_pack(pack)
+    assert "fix it (or move it away)" in str(caught.value) and "\n" not in str(caught.value)

@@ -8,13 +8,11 @@ again. Squares the scan is unsure of are never counted as a contradiction.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from companion.errors import CompanionError, InputFileError, StateError
+from companion.storage import read_data_file
 from companion.the_glade.names import BoardGeometry, Counter, Square, Tile
 
 
@@ -22,17 +20,9 @@ def load_previous(path: Path) -> dict[str, Any]:
     """Read a state file (JSON or YAML): a full game state, whose first player's forest is
     taken, or ``{"board": ..., "forest": ...}``. Returns ``{"board", "forest"}`` checked."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileError(f"{path}: no such state file; check the --previous path") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"{path} cannot be read as a text state file ({exc})") from None
-    try:
-        data = json.loads(text) if path.suffix.lower() == ".json" else yaml.safe_load(text)
-    except (ValueError, yaml.YAMLError) as exc:
-        raise StateError(f"{path} is not valid JSON or YAML ({str(exc).splitlines()[0]})"
-                         ) from None
+    if not path.exists():
+        raise InputFileError(f"{path}: no such state file; check the --previous path")
+    data = read_data_file(path, "--previous state file")  # bounded: size, depth, aliases
     if not isinstance(data, dict):
         raise StateError(f"{path}: a state file must be an object with board and forest")
     board = data.get("board", {"rows": 7, "cols": 7, "centre": "D4"})

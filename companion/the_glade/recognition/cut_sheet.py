@@ -27,7 +27,7 @@ import yaml
 
 from companion.errors import CompanionError, InputFileError, ModelError, RecognitionError
 from companion.report import Report
-from companion.storage import atomic_write_bytes, read_text
+from companion.storage import atomic_write_bytes, parse_data, read_text
 from companion.the_glade.names import SEASONS, Tile
 from companion.the_glade.recognition.sheet import DEFAULT_SIZE, CutTile, find_tiles
 from companion.vision.image import load_image
@@ -87,15 +87,16 @@ def _existing_pack(folder: Path) -> tuple[str, dict[str, Any]]:
     spec = folder / "pack.yaml"
     if not spec.exists():
         return "", {}
-    try:
-        text = spec.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ModelError(f"{spec} is not valid YAML ({first}); fix it (or move it away) "
-                         "before adding tiles to it") from None
-    except OSError as exc:
-        raise ModelError(f"{spec} cannot be read ({exc.strerror})") from None
+    try:  # bounded: size, depth, no anchors (the text is kept, to add tiles to it)
+        text = read_text(spec, "enrolment pack file",
+                         ModelError(f"{spec} is not a text file (YAML expected)"))
+        data = parse_data(text, spec, "enrolment pack file", error=ModelError) \
+            if text.strip() else None
+    except ModelError as exc:
+        raise ModelError(f"{exc}; fix it (or move it away) before adding tiles to it") \
+            from None
+    except InputFileError as exc:
+        raise ModelError(str(exc)) from None
     if data is None:
         return text, {}
     if not isinstance(data, dict):

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.errors import ModelError
+from companion.errors import InputFileError, ModelError
+from companion.storage import read_data_file
 from companion.vision.cards.faces import DESC_SIZE, FaceModel
 
 FORMAT = "card-faces"
@@ -68,9 +69,9 @@ def load_card_model(folder: Path, game: str) -> CardModel:
     if not path.is_file():
         raise ModelError(f"model folder {folder} has no manifest.json, so it is not a "
                          f"recognition model; {again}")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError, OSError):
+    try:  # bounded: a huge or hostile manifest is refused cheaply
+        manifest = read_data_file(path, "model manifest", error=ModelError)
+    except (ModelError, InputFileError):
         raise ModelError(f"model folder {folder}: manifest.json is corrupt; {again}") from None
     if not isinstance(manifest, dict):
         raise ModelError(f"model folder {folder}: manifest.json is corrupt; {again}")
