@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from companion.errors import ModelError
+from companion.storage import read_data_file
 from companion.the_glade.recognition.glade_pack import GladePack, MatchFace
 from companion.the_glade.recognition.pack import Pack
 from companion.vision.board import BoardFinder
@@ -196,7 +197,7 @@ def load_glade_model(folder: Path) -> GladeModel | None:
         return None
     again = ("; make it again with 'companion enrol the-glade PACK --out MODEL'")
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = read_data_file(path, "model file glade.json", error=ModelError)  # bounded
         if meta.get("format") != FORMAT or meta.get("version") != VERSION or meta.get(
                 "params") != {"work_counter": WORK_COUNTER, "patch": PATCH, "turns": TURNS,
                               "inset": INSET}:

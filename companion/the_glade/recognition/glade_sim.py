@@ -27,6 +27,8 @@ import cv2
 import numpy as np
 import yaml
 
+from companion.errors import ModelError
+from companion.storage import read_data_file
 from companion.the_glade.names import ALL_TILES, CREATURES, FRUITS, LEAVES, Tile
 from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _fill, _poly, _shade
 from companion.the_glade.recognition.glade_pack import GladeFace, GladePack, MatchFace
@@ -193,7 +195,8 @@ def write_glade_pack(glade: GladePack, folder: Path) -> Path:
     (keeping what is there)."""
     folder = Path(folder)
     spec = folder / "pack.yaml"
-    data = yaml.safe_load(spec.read_text(encoding="utf-8")) if spec.is_file() else {}
+    data = read_data_file(spec, "enrolment pack file", error=ModelError) \
+        if spec.is_file() else {}
     data = data or {"game": "the-glade"}
     if glade.glade is not None:
         g = glade.glade

@@ -17,6 +17,8 @@ import cv2
 import numpy as np
 
 from companion.the_glade.names import BoardGeometry
+from companion.the_glade.recognition.art import SampleArt
+from companion.the_glade.recognition.glade_sim import sample_glade_pack, write_glade_pack
 from companion.the_glade.recognition.pack import write_pack
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
 
@@ -48,6 +50,8 @@ def make(root: Path) -> list[Path]:
     if pack_dir.exists():
         shutil.rmtree(pack_dir)
     write_pack(pack, pack_dir)
+    # the glade board and match counters (score from photos), in the same SAMPLE art
+    write_glade_pack(sample_glade_pack(SampleArt(STYLE)), pack_dir)
     (pack_dir / "README.md").write_text(README.format(style=STYLE), encoding="utf-8")
     photo_dir = root / "photos"
     photo_dir.mkdir(parents=True, exist_ok=True)
