@@ -21,7 +21,7 @@ import numpy as np
 from companion.errors import CompanionError, ModelError
 from companion.storage import read_data_file
 from companion.the_glade.names import ALL_TILES, Icon, Tile
-from companion.vision.image import load_image
+from companion.vision.pack_files import read_pack_image
 
 SEAT_SPACES = 12
 MAX_SEATS = 4
@@ -83,15 +83,7 @@ def _bad(where: str, problem: str) -> ModelError:
 
 
 def _image(folder: Path, name: Any, where: str) -> np.ndarray:
-    if not isinstance(name, str) or not name:
-        raise _bad(where, "has no 'image'")
-    path = folder / name
-    if not path.is_file():
-        raise _bad(where, f"image {name!r} is missing from {folder}")
-    try:
-        return load_image(path)
-    except CompanionError as exc:
-        raise _bad(where, f"image {name!r} cannot be read ({exc})") from None
+    return read_pack_image(folder, name, where, _bad)
 
 
 def _point(value: Any, where: str, size: tuple[int, int]) -> tuple[float, float]:

@@ -12,14 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import yaml
 
 from companion.errors import CompanionError, ModelError
 from companion.storage import read_data_file
 from companion.the_glade.names import SEASONS, BoardGeometry, Counter, Square, Tile
-from companion.vision.image import load_image
+from companion.vision.pack_files import read_pack_image, write_png
 
 GAME = "the-glade"
 DEFAULT_TILE_SIZE = 0.9
@@ -101,16 +100,7 @@ def _bad(where: str, problem: str) -> ModelError:
 
 
 def _image(folder: Path, entry: dict, where: str) -> np.ndarray:
-    name = entry.get("image")
-    if not isinstance(name, str) or not name:
-        raise _bad(where, "has no 'image'")
-    path = folder / name
-    if not path.is_file():
-        raise _bad(where, f"image {name!r} is missing from {folder}")
-    try:
-        return load_image(path)
-    except CompanionError as exc:
-        raise _bad(where, f"image {name!r} cannot be read ({exc})") from None
+    return read_pack_image(folder, entry.get("image"), where, _bad)
 
 
 def _number(value: Any, where: str, key: str) -> float:
@@ -222,17 +212,17 @@ def write_pack(pack: Pack, folder: Path) -> Path:
     for i, board in enumerate(pack.boards):
         name = "board.png" if len(pack.boards) == 1 else (
             f"board-{board.grid.rows}x{board.grid.cols}.png")
-        _write(folder / name, board.image)
+        write_png(folder / name, board.image)
         boards.append({"image": name, "grid": board.grid.to_dict(),
                        "centre": board.geometry.centre.name})
         del i
     for i, face in enumerate(pack.tiles, 1):
         name = f"tiles/{i:04d}.png"
-        _write(folder / name, face.image)
+        write_png(folder / name, face.image)
         tiles.append({"image": name, "tile": face.tile, "season": face.season})
     for face in pack.counters:
         name = f"counters/{face.counter}.png"
-        _write(folder / name, face.image)
+        write_png(folder / name, face.image)
         counters.append({"image": name, "counter": face.counter})
     data: dict[str, Any] = {"game": GAME}
     if pack.note:
@@ -245,11 +235,6 @@ def write_pack(pack: Pack, folder: Path) -> Path:
     return folder
 
 
-def _write(path: Path, image: np.ndarray) -> None:
-    ok, buf = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-    if not ok:
-        raise ModelError(f"could not encode {path.name} as PNG")
-    path.write_bytes(buf.tobytes())
 
 
 def square_centre(grid: Grid, square: Square) -> tuple[float, float]:

@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import yaml
 
 from companion.errors import CompanionError, ModelError
 from companion.storage import read_data_file
-from companion.vision.image import load_image
+from companion.vision.pack_files import read_pack_image, write_png
 
 #: Face images narrower than this (pixels) are refused: the spec asks for 100 px or more.
 MIN_SIDE = 100
@@ -59,15 +58,7 @@ def _size(value: Any, where: str) -> tuple[float, float]:
 
 
 def _image(folder: Path, name: Any, where: str) -> np.ndarray:
-    if not isinstance(name, str) or not name:
-        raise _bad(where, "has no 'image'")
-    path = folder / name
-    if not path.is_file():
-        raise _bad(where, f"image {name!r} is missing from {folder}")
-    try:
-        image = load_image(path)
-    except CompanionError as exc:
-        raise _bad(where, f"image {name!r} cannot be read ({exc})") from None
+    image = read_pack_image(folder, name, where, _bad)
     if min(image.shape[:2]) < MIN_SIDE:
         raise _bad(where, f"image {name!r} is {image.shape[1]}x{image.shape[0]} pixels; "
                           f"photograph the face at {MIN_SIDE} px or more across")
@@ -154,13 +145,13 @@ def write_card_pack(folder: Path, game: str, deck: str, card_size_mm: tuple[floa
     entries = []
     for i, face in enumerate(faces, 1):
         name = f"faces/{i:04d}.png"
-        _write(folder / name, face.image)
+        write_png(folder / name, face.image)
         entries.append({"image": name, "card": face.card, "face": face.face})
     data: dict[str, Any] = {"game": game}
     data.update(extra or {})
     data.update({"deck": deck, "card_size_mm": list(card_size_mm)})
     if back is not None:
-        _write(folder / "back.png", back)
+        write_png(folder / "back.png", back)
         data["back"] = "back.png"
     data["faces"] = entries
     text = yaml.safe_dump(data, sort_keys=False, default_flow_style=None, width=100)
@@ -168,8 +159,3 @@ def write_card_pack(folder: Path, game: str, deck: str, card_size_mm: tuple[floa
     return folder
 
 
-def _write(path: Path, image: np.ndarray) -> None:
-    ok, buf = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
-    if not ok:
-        raise ModelError(f"could not encode {path.name} as PNG")
-    path.write_bytes(buf.tobytes())
