@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, StateError
 from companion.games.score import ScoreSheet
-from companion.storage import StorageError, atomic_write_json, read_data_file, storage_error
+from companion.storage import (
+    StorageError,
+    atomic_write_json,
+    move_aside,
+    read_data_file,
+    storage_error,
+)
 
 log = logging.getLogger(__name__)
 
@@ -168,14 +173,4 @@ class History:
         return aside
 
     def _set_aside(self) -> Path:
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
-        aside = self.path.with_name(f"history.damaged-{stamp}.json")
-        n = 1
-        while os.path.lexists(aside):
-            n += 1
-            aside = self.path.with_name(f"history.damaged-{stamp}-{n}.json")
-        try:
-            os.replace(self.path, aside)
-        except OSError as exc:
-            raise storage_error(exc, self.path, "move aside") from None
-        return aside
+        return move_aside(self.path, "damaged")

@@ -24,6 +24,7 @@ from companion.storage import (
     StorageError,
     atomic_write_json,
     clean_stale_temp,
+    move_aside,
     read_data_file,
     storage_error,
 )
@@ -119,16 +120,7 @@ class SessionStore:
     def set_aside(self, why: str) -> Path:
         """Move the saved game to ``session.<why>-<time>.json`` beside it (a name not yet
         taken), and return where; a move the disk refuses is a :class:`StorageError`."""
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
-        aside = self.path.with_name(f"session.{why}-{stamp}.json")
-        n = 1
-        while os.path.lexists(aside):
-            n += 1
-            aside = self.path.with_name(f"session.{why}-{stamp}-{n}.json")
-        try:
-            os.replace(self.path, aside)
-        except OSError as exc:
-            raise storage_error(exc, self.path, "move aside") from None
+        aside = move_aside(self.path, why)
         _UNSAVED.pop(self.path, None)
         return aside
 

@@ -364,3 +364,23 @@ def _load_yaml(text: str, path: Path, what: str) -> Any:
         kinds = "YAML" if path.suffix.lower() in (".yaml", ".yml") else "JSON or YAML"
         raise StateError(f"{what} {path} is not valid {kinds}{where}: "
                          f"{_one_line(getattr(exc, 'problem', None) or exc)}") from None
+
+
+def move_aside(path: Path, label: str) -> Path:
+    """Move a file that cannot be used to ``<stem>.<label>-<time>.json`` beside it (a name
+    not yet taken, so nothing set aside earlier is lost), and return where it went; a move the
+    disk refuses is a :class:`StorageError`."""
+    import datetime as dt
+
+    path = Path(path)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+    aside = path.with_name(f"{path.stem}.{label}-{stamp}.json")
+    n = 1
+    while os.path.lexists(aside):
+        n += 1
+        aside = path.with_name(f"{path.stem}.{label}-{stamp}-{n}.json")
+    try:
+        os.replace(path, aside)
+    except OSError as exc:
+        raise storage_error(exc, path, "move aside") from None
+    return aside
