@@ -116,11 +116,15 @@ def scan_bundled_photo(model: Path, out: Path) -> str:
 
 
 def sample_model(data_dir: Path) -> Path:
-    """Enrol the bundled SAMPLE pack into ``data_dir`` (as a user enrols their own copy)."""
+    """Enrol the bundled SAMPLE pack into ``data_dir`` (as a user enrols their own copy).
+
+    The demo leaves out learning the look-alike pairs: the SAMPLE art is read right without
+    them, and they would add about half a minute to every demo (a user's own ``companion
+    enrol`` learns them)."""
     from companion.the_glade.recognition.jobs import enrol
 
     out = data_dir / "models" / "the-glade-sample"
-    enrol(game_data_dir("the-glade") / "sample-pack", out=out)
+    enrol(game_data_dir("the-glade") / "sample-pack", out=out, quiet=True, lookalikes=False)
     return out
 
 
