@@ -117,12 +117,16 @@ class RoundPage(LiveMenuPage):
         seat = before["to_hire"][0]
         mutate = tb.money(before, seat)["mutate"]
         self.update(tb.hire(before, choice))
-        if mutate:
-            return TextPage("Mutation", ["3+ lucky piglets: one mutates.",
-                                         "Put it under its colour's stack and take a tile",
-                                         "of the next colour (the market is not changed",
-                                         "here)."])
+        options = tb.mutation_options(self.record) if mutate else []
+        if options:  # 3+ lucky piglets (expert): one mutates, and the market follows it
+            return MenuPage("Piglet mutates:", [
+                Choice(f"{back} -> {stack}", lambda b=back, t=stack: self._mutate(b, t))
+                for back, stack in options])
         return None
+
+    def _mutate(self, back: str, stack: str) -> Outcome:
+        self.update(tb.mutate(self.record, back, stack))
+        return BACK
 
     def _final(self) -> Page:
         from companion.ui.game_over import final_score_page

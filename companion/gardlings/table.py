@@ -26,7 +26,7 @@ from companion.games.score import ScoreLine, ScoreSheet, SeatScore
 from companion.gardlings.catalogue import Catalogue, catalogue_for
 from companion.gardlings.gnome_alarm import stolen
 from companion.gardlings.hiring import PIGLETS_FOR_COIN, buy_options, victory_target
-from companion.gardlings.market import Market, cost_of, parse_market, setup_market
+from companion.gardlings.market import STEP_UP, Market, cost_of, parse_market, setup_market
 from companion.gardlings.solo import medal
 
 BUILD, HIRE, OVER = "build", "hire", "over"
@@ -149,6 +149,24 @@ def hire(table: dict[str, Any], choice: str) -> dict[str, Any]:
         table["phase"] = BUILD
         for q in table["players"]:
             q["entry"] = None
+    return table
+
+
+def mutation_options(table: dict[str, Any]) -> list[tuple[str, str]]:
+    """Expert: the (piglet's back, stack) ways a mutating lucky piglet may go: it goes under
+    its own colour's stack and the top tile of a stack of the next colour goes to its owner."""
+    market = _market(table)
+    return [(back, f"{up}-{n}") for back, up in STEP_UP.items() for n in (1, 2)
+            if market.stack(f"{up}-{n}").tiles > 0]
+
+
+def mutate(table: dict[str, Any], back: str, stack: str) -> dict[str, Any]:
+    """The market after a lucky piglet of ``back`` mutated, taking ``stack``'s top tile."""
+    if (back, stack) not in mutation_options(table):
+        raise StateError(f"a {back} lucky piglet cannot mutate into {stack}")
+    market, _tile, _coin = _market(table).put_under(back, "").take(stack)
+    table = copy.deepcopy(table)
+    table["market"] = market.to_dict(with_ids=False)
     return table
 
 

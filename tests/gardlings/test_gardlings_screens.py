@@ -6,11 +6,15 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
+
 from companion.config import load_config
 from companion.devices.buttons import Key, ScriptedButtons
 from companion.devices.display import open_display
+from companion.errors import StateError
 from companion.gardlings import table as tb
 from companion.session import SessionStore
+from companion.ui.pages import MenuPage
 from companion.ui.service import Context, Service
 from companion.ui.views import MenuView, TextView
 
@@ -144,3 +148,40 @@ def test_the_configured_catalogue_and_long_game_are_the_tables(tmp_path: Path) -
     sample = tb.new_table(["Solo"])
     assert sample["catalogue"] == "sample"
     assert record["market"] != sample["market"]  # the stacks hold the players' own tiles
+
+
+def test_a_mutating_piglet_moves_the_market_at_the_table() -> None:
+    """Expert: 'place 1 lucky piglet under a matching-colored stack on the market board.
+    Then take a tile of the next more expensive color' (beige -> green, ..., pink -> gold)."""
+    record = tb.new_table(["Ann"], "expert")
+    options = tb.mutation_options(record)
+    assert ("piglet", "green-1") in options and ("pink", "gold-2") in options
+    assert not any(back == "gold" for back, _stack in options)  # gold cannot mutate
+    stacks = record["market"]["stacks"]
+    after = tb.mutate(record, "green", "blue-2")
+    assert after["market"]["stacks"]["green-1"]["tiles"] == stacks["green-1"]["tiles"] + 1
+    assert after["market"]["stacks"]["blue-2"]["tiles"] == stacks["blue-2"]["tiles"] - 1
+    piglet = tb.mutate(record, "piglet", "green-2")
+    assert piglet["market"]["piglets"] == record["market"]["piglets"] + 1
+    with pytest.raises(StateError):
+        tb.mutate(record, "gold", "gold-1")
+
+
+def test_the_flow_asks_which_piglet_mutates_after_the_hire(tmp_path: Path) -> None:
+    from companion.gardlings.screens import RoundPage
+    from companion.session import Session
+
+    session = Session("gardlings", ["Ann"])
+    ctx = Context(copy.deepcopy(dict(load_config(candidates=[]).values)), tmp_path)
+    record = tb.end_building(tb.enter(tb.new_table(["Ann"], "expert"), 0, gems=9,
+                                      piglets=True))
+    session.accept(record)
+    page = RoundPage(ctx, session)
+    menu = page._hire("green-1")
+    assert isinstance(menu, MenuPage) and menu.title == "Piglet mutates:"
+    choice = next(c for c in menu.choices if c.label == "green -> blue-1")
+    before = session.current["market"]["stacks"]
+    choice.action()
+    after = session.current["market"]["stacks"]
+    assert after["blue-1"]["tiles"] == before["blue-1"]["tiles"] - 1
+    assert after["green-1"]["tiles"] == before["green-1"]["tiles"] + 1
