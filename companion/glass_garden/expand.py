@@ -25,14 +25,13 @@ from companion.glass_garden.fertile_zone import payable_kinds
 from companion.glass_garden.game import (
     ACTIONS,
     GROW,
-    OVER,
     State,
     move_actions,
     moved,
     shift_actions,
 )
 from companion.glass_garden.garden import Garden
-from companion.glass_garden.turns import Path, _forget_spent
+from companion.glass_garden.turns import Path, _explore
 
 #: How many states the expansion makes between two calls of ``tick``.
 TICK_EVERY = 64
@@ -67,25 +66,7 @@ def explore(state: State, out: dict[State, Path], path: Path, seen: set[State],
             tick: Tick = _no_tick) -> None:
     """Every outcome of the rest of the turn from ``state`` (any phase, pending steps, part
     of a growing step done), added to ``out`` (as :func:`turns._explore`)."""
-    seen.add(state)
-    stack: list[tuple[State, Path]] = [(state, path)]
-    turn = state.turn
-    count = 0
-    while stack:
-        s, here = stack.pop()
-        count += 1
-        if count % TICK_EVERY == 0:
-            tick()
-        for a in s.legal_actions():
-            t = s.apply_unchecked(a)
-            if t.turn != turn or t.phase == OVER:
-                if t not in out:
-                    out[t] = (*here, a)
-                continue
-            t = _forget_spent(t)
-            if t not in seen:
-                seen.add(t)
-                stack.append((t, (*here, a)))
+    _explore(state, out, path, seen, tick, TICK_EVERY)
 
 
 def at_turn_start(state: State) -> bool:

@@ -42,16 +42,23 @@ def turn_outcomes(state: State) -> dict[State, Path]:
 
 
 def _explore(state: State, out: dict[State, Path] | None = None, path: Path = (),
-             seen: set[State] | None = None) -> dict[State, Path]:
+             seen: set[State] | None = None, tick: Callable[[], None] | None = None,
+             every: int = 64) -> dict[State, Path]:
     """:func:`turn_outcomes` by trying every action of every state of the turn (the general
-    way: any phase, pending steps, part of a growing step done), adding to ``out``."""
+    way: any phase, pending steps, part of a growing step done), adding to ``out``.
+
+    ``tick`` (the solver's clock) is called every ``every`` states; it may raise to stop."""
     out = {} if out is None else out
     seen = {state} if seen is None else seen
     seen.add(state)
     stack: list[tuple[State, Path]] = [(state, path)]
     turn = state.turn
+    count = 0
     while stack:
         s, here = stack.pop()
+        count += 1
+        if tick is not None and count % every == 0:
+            tick()
         for a in s.legal_actions():
             t = s.apply_unchecked(a)
             if t.turn != turn or t.phase == OVER:
