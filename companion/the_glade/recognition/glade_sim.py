@@ -33,7 +33,7 @@ from companion.the_glade.names import ALL_TILES, CREATURES, FRUITS, LEAVES, Tile
 from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _fill, _poly, _shade
 from companion.the_glade.recognition.glade_pack import GladeFace, GladePack, MatchFace
 from companion.the_glade.recognition.pack import Pack
-from companion.the_glade.recognition.sim import _paste, board_scene, truth_of
+from companion.the_glade.recognition.sim import _paste, forest_scene, truth_of
 from companion.vision.sim import (
     FRAME,
     Camera,
@@ -458,17 +458,9 @@ def render_forest_photo(pack: Pack, glade: GladePack, state: dict[str, Any],
     """A photo of a forest board (``state`` as :func:`sim.render_photo` takes it) with its
     store on the table to its left (as its owner sees it), and the truth: the forest scan's
     plus ``store`` and ``store_match_counters``."""
-    from companion.the_glade.names import SEASONS, BoardGeometry
-
     rng = np.random.default_rng(seed)
     spoil = Degradations() if spoil is None else spoil
-    geometry = BoardGeometry.from_dict(state["board"])
-    board = pack.board_for(geometry.rows, geometry.cols)
-    state = dict(state)
-    state.setdefault("turns", {s: int(rng.integers(4)) for s in state["forest"]["tiles"]})
-    state.setdefault("seasons", {s: SEASONS[int(rng.integers(2))]
-                                 for s in state["forest"]["tiles"]})
-    scene = board_scene(pack, board, state, rng)
+    state, board, scene = forest_scene(pack, state, rng)
     h, w = scene.shape[:2]
     reach = int(w * STORE_REACH)
     d = pack.counter_size * board.grid.cell

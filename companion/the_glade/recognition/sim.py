@@ -179,6 +179,19 @@ def truth_of(state: dict[str, Any]) -> dict[str, Any]:
             "seasons": dict(state.get("seasons", {}))}
 
 
+def forest_scene(pack: Pack, state: dict[str, Any], rng: np.random.Generator
+                 ) -> tuple[dict[str, Any], BoardFace, np.ndarray]:
+    """``state`` with each tile's turn and season drawn where it names none, its board, and
+    the board image with everything laid on it (before the camera sees it)."""
+    geometry = BoardGeometry.from_dict(state["board"])
+    board = pack.board_for(geometry.rows, geometry.cols)
+    state = dict(state)
+    state.setdefault("turns", {s: int(rng.integers(4)) for s in state["forest"]["tiles"]})
+    state.setdefault("seasons", {s: SEASONS[int(rng.integers(2))]
+                                 for s in state["forest"]["tiles"]})
+    return state, board, board_scene(pack, board, state, rng)
+
+
 def render_photo(pack: Pack, state: dict[str, Any], seed: int, *,
                  spoil: Degradations | None = None, camera: Camera | None = None,
                  fit: bool = True, glare_squares: tuple[str, ...] = (),
@@ -190,13 +203,7 @@ def render_photo(pack: Pack, state: dict[str, Any], seed: int, *,
     """
     rng = np.random.default_rng(seed)
     spoil = Degradations() if spoil is None else spoil
-    geometry = BoardGeometry.from_dict(state["board"])
-    board = pack.board_for(geometry.rows, geometry.cols)
-    state = dict(state)
-    state.setdefault("turns", {s: int(rng.integers(4)) for s in state["forest"]["tiles"]})
-    state.setdefault("seasons", {s: SEASONS[int(rng.integers(2))]
-                                 for s in state["forest"]["tiles"]})
-    scene = board_scene(pack, board, state, rng)
+    state, board, scene = forest_scene(pack, state, rng)
     camera = camera or Camera.random(rng)
     h, w = scene.shape[:2]
     homography = scene_to_photo((w, h), camera, frame, fit=fit)
