@@ -26,36 +26,171 @@ from companion.glass_garden.game import GROW, OVER, State, new_game
 from companion.glass_garden.solver import Result, solve
 from companion.glass_garden.state_file import dump_state, load_state, parse_state
 
+#: The codes of :class:`Contradiction` (what programs and tests look at; the text is for people).
+JUMPED_ROWS, TURNED_BACK, COLUMN_ORDER, GLASS_WITHOUT_EDGE = (
+    "jumped-rows", "turned-back", "column-order", "glass-without-edge")
+CRITTER_BACK, OTHER_CRITTER = "critter-back", "other-critter"
+#: Actions in a dark turn: as many shifts (or moves) as one turn can explain.
+ACTIONS_PER_TURN = 2
 
-def contradictions(before: State, after: State) -> list[str]:
+
+@dataclass(frozen=True)
+class Contradiction:
+    """One thing in a reading the rules cannot explain since the last accepted position:
+    ``code`` (one of the codes above), the ``cards`` it concerns (their names) and a sentence
+    naming them for the players."""
+
+    code: str
+    cards: tuple[str, ...]
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _kept_in_order(a: tuple[int, ...], b: tuple[int, ...]) -> set[int]:
+    """The plants that keep their order from ``a`` to ``b`` (a longest common subsequence):
+    every other plant must have been shifted to explain ``b``."""
+    n, m = len(a), len(b)
+    best = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            best[i][j] = (best[i + 1][j + 1] + 1 if a[i] == b[j]
+                          else max(best[i + 1][j], best[i][j + 1]))
+    kept, i, j = set(), 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            kept.add(a[i])
+            i, j = i + 1, j + 1
+        elif best[i + 1][j] >= best[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return kept
+
+
+def contradictions(before: State, after: State) -> list[Contradiction]:
     """What in ``after`` (a position read from a photo) the rules cannot explain since
     ``before`` (the last accepted position), each naming its cards: a plant that jumped two
-    rows, a column order that no single shift explains, a succulent turned back to soil, a
-    glass card lit without a succulent at that row's edge. Empty when nothing is odd; the
-    player then confirms or retakes."""
+    rows (read one turn on, at most), a column order more shifts than the turns since allow
+    explain (two a turn), a succulent turned back to soil, a glass card lit without a
+    succulent at that row's edge, the critter back in an earlier column or another critter.
+    Empty when nothing is odd; the player then confirms or retakes."""
     deck = before.deck
     old, new = before.garden, after.garden
-    out = []
+    out: list[Contradiction] = []
+    critter = before.table.critter.name
+    if after.table.critter.name != critter:
+        out.append(Contradiction(OTHER_CRITTER, (after.table.critter.name, critter),
+                                 f"the critter is {after.table.critter.name}, but this game's "
+                                 f"is {critter}"))
+    if after.turn < before.turn:
+        out.append(Contradiction(CRITTER_BACK, (critter,),
+                                 f"the {critter} went back from column {old.critter_col + 1} "
+                                 f"to {new.critter_col + 1}"))
+    turns = max(1, after.turn - before.turn)
     for p, plant in enumerate(deck.plants):
-        if abs(old.rows[p] - new.rows[p]) == 2:
-            out.append(f"{plant.name} jumped two rows ({ROWS[old.rows[p]]} -> "
-                       f"{ROWS[new.rows[p]]})")
+        if turns <= 1 and abs(old.rows[p] - new.rows[p]) == 2:
+            out.append(Contradiction(JUMPED_ROWS, (plant.name,),
+                                     f"{plant.name} jumped two rows ({ROWS[old.rows[p]]} -> "
+                                     f"{ROWS[new.rows[p]]})"))
         if old.is_grown(p) and not new.is_grown(p):
-            out.append(f"{plant.name} turned back from succulent to soil")
+            out.append(Contradiction(TURNED_BACK, (plant.name,),
+                                     f"{plant.name} turned back from succulent to soil"))
     a, b = old.plant_order(), new.plant_order()
-    if a != b and not any(tuple(x for x in a if x != p) == tuple(x for x in b if x != p)
-                          for p in a):
-        moved = [deck.plants[p].name for i, p in enumerate(b) if a[i] != p]
-        out.append("the column order changed more than one shift can: "
-                   + ", ".join(moved[:4]) + (" ..." if len(moved) > 4 else ""))
+    kept = _kept_in_order(a, b)
+    if len(a) - len(kept) > ACTIONS_PER_TURN * turns:
+        moved = tuple(deck.plants[p].name for p in b if p not in kept)
+        out.append(Contradiction(COLUMN_ORDER, moved,
+                                 "the column order changed more than "
+                                 f"{ACTIONS_PER_TURN * turns} shifts can: "
+                                 + ", ".join(moved[:4]) + (" ..." if len(moved) > 4 else "")))
     left, right = new.edge_plants()
     for g, pos in enumerate(GLASS_POSITIONS):
         if old.is_sunlit(g) or not new.is_sunlit(g):
             continue
         edge = left if g < 3 else right
         if not (new.rows[edge] == g % 3 and new.is_grown(edge)):
-            out.append(f"the {pos} glass lit, but {deck.plants[edge].name} at that edge is "
-                       f"not a succulent in its row")
+            name = deck.plants[edge].name
+            out.append(Contradiction(GLASS_WITHOUT_EDGE, (pos, name),
+                                     f"the {pos} glass lit, but {name} at that edge is not a "
+                                     "succulent in its row"))
+    return out
+
+
+def slot_words(slot: Any) -> str:
+    """A slot of a scan's ``uncertain`` as players find it: "column 3", "the left-top
+    glass", "the critter"."""
+    if slot == "critter":
+        return "the critter"
+    if slot in GLASS_POSITIONS:
+        return f"the {slot} glass"
+    return f"column {slot}"
+
+
+def settle_reading(before: State, data: dict[str, Any]
+                   ) -> tuple[dict[str, Any], list[str], list[str]]:
+    """A scan's state file with the slots it was not sure of taken from ``before`` (the last
+    accepted position) where that can be done without a guess about what the photo shows.
+
+    The players chose to keep a reading in doubt; what is kept is named to them before they
+    confirm. The critter card is the game's; a glass card keeps its side; a column's plant is
+    the one plant not read elsewhere (several: in the order they lay before), with its row
+    and side as before; the critter's column, when unread, is the one of the two it can be in
+    (where it was, or one on) that no card fills. Returns the state file (without
+    ``uncertain``), what was kept (in words) and what is still unsure (in words)."""
+    out = {k: v for k, v in data.items() if k != "uncertain"}
+    out["garden"] = list(out.get("garden") or [None] * 9)
+    out["glass"] = dict(out.get("glass") or {})
+    deck = before.deck
+    old = before.garden
+    kept: list[str] = []
+    unsure: list[str] = []
+    if not out.get("critter"):
+        out["critter"] = before.table.critter.name
+        kept.append(f"the critter ({before.table.critter.name})")
+    for g, pos in enumerate(GLASS_POSITIONS):
+        if pos not in out["glass"]:
+            out["glass"][pos] = "sunlight" if old.is_sunlit(g) else "dark"
+            kept.append(f"the {pos} glass ({out['glass'][pos]})")
+    garden = out["garden"]
+    if "critter" not in garden:
+        places = [c for c in (old.critter_col + 1, old.critter_col)
+                  if c < len(garden) and garden[c] is None]
+        if len(places) == 1:
+            garden[places[0]] = "critter"
+            kept.append(f"the critter in column {places[0] + 1}")
+        else:
+            unsure.append("the critter's column")
+    read = {e["plant"] for e in garden if isinstance(e, dict)}
+    missing = [p for p in old.plant_order() if deck.plants[p].name not in read]
+    blanks = [c for c, e in enumerate(garden) if e is None]
+    if len(blanks) == len(missing):
+        for c, p in zip(blanks, missing, strict=True):
+            name = deck.plants[p].name
+            garden[c] = {"plant": name, "row": ROWS[old.rows[p]],
+                         "side": "succulent" if old.is_grown(p) else "soil"}
+            kept.append(f"column {c + 1} ({name}, {ROWS[old.rows[p]]}, as before)")
+    else:
+        unsure += [f"column {c + 1}" for c in blanks]
+    if "critter" in garden and out.get("turn") is None:
+        out["turn"] = garden.index("critter") + 1
+    return out, kept, unsure
+
+
+def follow_on(before: State, data: dict[str, Any]) -> dict[str, Any]:
+    """A scan's state file (settled) in the game's time: a photo shows where the critter is,
+    not which step of the turn is under way, so the tracker's step is kept for the same turn
+    (actions already taken), and the ninth column in the sunlight phase stays the sunlight
+    phase."""
+    from companion.glass_garden.game import ACTIONS, SUNLIGHT_TURN
+
+    out = dict(data)
+    turn = out.get("turn")
+    if turn == 9 and before.turn == SUNLIGHT_TURN:
+        out["turn"] = "sunlight"
+    elif turn == before.turn and before.phase in (ACTIONS, GROW):
+        out["actions_left"] = before.actions_left if before.phase == ACTIONS else 0
     return out
 
 
@@ -132,7 +267,7 @@ class GameTracker:
         self.state = new
         return new
 
-    def contradictions(self, data: dict[str, Any] | State) -> list[str]:
+    def contradictions(self, data: dict[str, Any] | State) -> list[Contradiction]:
         """What a reading (a scan's state file, ``uncertain`` left out, or a state) contradicts
         since the current position; see :func:`contradictions`."""
         new = data if isinstance(data, State) else parse_state(
