@@ -13,4 +13,5 @@ from companion.config import PATH, number
 SETTINGS: dict[str, Any] = {
     "deck": PATH,
     "think_seconds": number(0.1, 600),
+    "model": PATH,
 }
