@@ -12,7 +12,9 @@ packages. A game's parts are named ``"module:attribute"`` and imported only when
 * ``flow``: ``function(ctx, session) -> Page``, the table service's page for a game in progress;
 * ``settings``: the game's configuration schema (its ``games.<name>`` section);
 * ``demo``: the scripted game ``companion demo`` plays, and the simulated photos of
-  ``camera.source: simulator``.
+  ``camera.source: simulator``;
+* ``menu``: ``function(ctx) -> list[Choice]``, the game's own entries in its menu at the table
+  (The Glade's "Score from photos").
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ class GameInfo:
     #: the game's scripted demo for ``companion demo`` (a class: setup, camera, script,
     #: attach, epilogue, frames)
     demo: str = ""
+    #: ``function(ctx) -> list[Choice]``: the game's own entries in its menu at the table
+    menu: str = ""
     #: how many players the table service can follow, when fewer than the game allows
     table_players: tuple[int, int] | None = None
     #: ``function(game_settings) -> int``: squares across the longer side of the board the
@@ -97,6 +101,10 @@ class GameInfo:
         if not self.demo:
             raise UnsupportedJobError(f"{self.title} has no demo yet")
         return _resolve(self.demo)
+
+    def menu_choices(self, ctx: Any) -> list[Any]:
+        """The game's own entries in its menu at the table (none: the service's alone)."""
+        return list(_resolve(self.menu)(ctx)) if self.menu else []
 
     def board_squares(self, settings: Mapping[str, Any]) -> int | None:
         """Squares across the longer side of the board the camera frames (None: no grid)."""

@@ -16,6 +16,7 @@ GAME = GameInfo(
     flow="companion.the_glade.screens:play_page",
     settings="companion.the_glade.settings:SETTINGS",
     demo="companion.the_glade.demo:DEMO",
+    menu="companion.the_glade.photo_flow:menu_choices",
     table_squares="companion.the_glade.settings:board_squares",
     # the state file's fields (with the engine's additions) and check's forest files'
     state_fields=frozenset({"game", "variant", "board", "players", "glade", "forest",

@@ -286,6 +286,7 @@ class GameMenu(LiveMenuPage):
             choices.append(Choice("New game", self._new_game))
         if game.can("score"):
             choices.append(Choice("Score a game", self._choose_state))
+        choices.extend(game.menu_choices(ctx))  # the game's own ("Score from photos")
         choices.append(Choice("History", lambda: history_page(ctx, game)))
         choices.append(Choice("Back", lambda: BACK))
         return game.title, choices

@@ -252,3 +252,258 @@ def test_the_glades_screens_leave_capture_to_the_service() -> None:
     for word in ("Thread", "capture_still", "StillnessDetector", "ctx.cache", "ctx.camera",
                  "TaskPage", "Pop("):
         assert word not in source, word
+
+
+# -- Score from photos (issue #25): the readings stubbed from the bundled finished game -----
+
+SAMPLE = Path(__file__).resolve().parents[2] / "config" / "games" / "the-glade" / \
+    "sample-game.json"
+GOLDEN_PHOTOS = Path(__file__).parent / "golden" / "photos"
+
+
+def sample_readings() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What the recognisers read of a finished game's photos when they read it all right."""
+    import json
+
+    game = json.loads(SAMPLE.read_text())
+    glade = {"glade": dict(game["glade"]), "uncertain": [], "reasons": {},
+             "supply": {str(i + 1): p["supply"] for i, p in enumerate(game["players"])}}
+    forests = [{"board": game["board"], "forest": copy.deepcopy(p["forest"]), "uncertain": [],
+                "store": list(p["store"]), "store_uncertain": 0} for p in game["players"]]
+    return glade, forests
+
+
+class Photos:
+    """What the stubbed recognisers read next: the glade reading, and the forests in turn."""
+
+    def __init__(self) -> None:
+        self.glade, self.forests = sample_readings()
+        self.next_forest = 0
+        self.fail: Exception | None = None
+
+    def read_glade(self, ctx: Any, photo: Any) -> dict[str, Any]:
+        if self.fail is not None:
+            raise self.fail
+        return copy.deepcopy(self.glade)
+
+    def read_forest(self, ctx: Any, photo: Any) -> dict[str, Any]:
+        reading = self.forests[self.next_forest % len(self.forests)]
+        self.next_forest += 1
+        return copy.deepcopy(reading)
+
+
+@pytest.fixture
+def photos(monkeypatch: pytest.MonkeyPatch) -> Photos:
+    from companion.the_glade import photo_flow
+
+    p = Photos()
+    monkeypatch.setattr(photo_flow, "read_glade_photo", p.read_glade)
+    monkeypatch.setattr(photo_flow, "read_forest_photo", p.read_forest)
+    return p
+
+
+def photo_service(tmp_path: Path, model: str | None = "model") -> Service:
+    svc = service(tmp_path, [])
+    svc.ctx.settings["games"]["players"] = ["Toni", "Emma", "Liz", "Sam"]
+    svc.ctx.settings["games"]["the-glade"]["model"] = model
+    return svc
+
+
+def title(svc: Service) -> str:
+    """The title of the page in front, as drawn now (a live menu's is rebuilt on drawing)."""
+    return svc.page.view("").title
+
+
+def press(svc: Service, *keys: Key) -> None:
+    """Keys as a person presses them: each waits for the work it starts."""
+    for key in keys:
+        svc.dispatch(key)
+        while svc.page.busy:
+            wait = getattr(svc.page, "wait", None)
+            if wait is not None:
+                wait(10)
+            svc.tick()
+
+
+def to_score_from_photos(svc: Service) -> None:
+    press(svc, Key.OK)  # The Glade
+    entries = lines(svc)
+    index = next(i for i, e in enumerate(entries) if e.startswith("Score from photos"))
+    press(svc, *[Key.DOWN] * index, Key.OK)
+
+
+THREE = [Key.DOWN, Key.OK]  # who played: 3 (Toni, Emma, Liz)
+
+
+def sample_sheet() -> Any:
+    import json
+
+    from companion.the_glade.state_file import load_state
+
+    return load_state(json.loads(SAMPLE.read_text())).score_sheet()
+
+
+def test_a_finished_game_is_scored_from_its_photos_and_saved(tmp_path: Path,
+                                                             photos: Photos) -> None:
+    from companion.history import History
+    from companion.ui.pages import score_lines
+
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE)
+    assert title(svc) == "Photos 0/4" and lines(svc)[0] == "Photo: glade board"
+    press(svc, Key.OK)
+    assert title(svc) == "Glade board"
+    press(svc, Key.OK)
+    for name in ("Toni", "Emma", "Liz"):
+        assert lines(svc)[0] == f"Photo: {name}'s board+store"
+        press(svc, Key.OK, Key.OK)
+    assert title(svc) == "Photos 4/4" and lines(svc)[0] == "Review and score"
+    press(svc, Key.OK)
+    assert title(svc) == "Final score"
+    assert list(lines(svc)) == score_lines(sample_sheet(), final=True)
+    press(svc, Key.OK, Key.OK, Key.OK)  # Game over: Save to history; Saved: OK
+    finished = History(tmp_path).games()[0]
+    assert finished.game == "the-glade"
+    assert finished.totals == tuple((p.name, p.total) for p in sample_sheet().players)
+    assert not (tmp_path / "photo-score.json").exists()
+    assert title(svc) == "The Glade"  # the flow left, back to the game's menu
+
+
+def test_each_doubt_is_named_and_put_right_with_the_buttons(tmp_path: Path,
+                                                            photos: Photos) -> None:
+    from companion.the_glade import photo_flow
+
+    glade, forests = photos.glade, photos.forests
+    space, counter = sorted(glade["glade"].items())[0]
+    del glade["glade"][space]
+    glade["uncertain"] = [space]
+    toni = forests[0]
+    square, tile = sorted(toni["forest"]["tiles"].items())[0]
+    del toni["forest"]["tiles"][square]
+    toni["uncertain"] = [square]
+    toni["candidates"] = {square: ["mouse/acorn/oak", tile]}
+    emma = forests[1]
+    unnamed = emma["store"].pop(0)
+    emma["store_uncertain"] = 1
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE, *[Key.OK] * 8, Key.OK)  # four photos, each read; Review
+    review = svc.page
+    assert isinstance(review, photo_flow.ReviewPage) and review.alert
+    assert [(f.code, f.photo, f.what) for f in review.fixes] == [
+        (photo_flow.GLADE_SPACE, 0, space), (photo_flow.SQUARE, 1, square),
+        (photo_flow.STORE_THING, 2, "store")]
+    assert len(review.doubts) == 3
+    press(svc, Key.OK)  # put right: the glade space first
+    assert title(svc) == "Put right"
+    press(svc, Key.OK)
+    options = list(lines(svc))
+    assert options[0] == "Empty" and options[-1] == "Retake glade board"
+    press(svc, *[Key.DOWN] * options.index(counter.replace("-", " ")), Key.OK)
+    assert isinstance(svc.page, photo_flow.ReviewPage) and len(svc.page.fixes) == 2
+    press(svc, Key.OK, Key.OK)  # the square: the look-alikes first
+    options = list(lines(svc))
+    assert options[:2] == ["mouse/acorn/oak", tile]
+    press(svc, Key.DOWN, Key.OK)
+    press(svc, Key.OK, Key.OK)  # the thing in Emma's store
+    options = list(lines(svc))
+    press(svc, *[Key.DOWN] * options.index(unnamed.replace("-", " ")), Key.OK)
+    assert title(svc) == "Final score"
+    assert list(lines(svc))[:4] == list(lines_of_sample()[:4])
+    saved_progress = photo_flow.ProgressStore(tmp_path).load()
+    assert saved_progress is not None and saved_progress.glade["glade"][space] == counter
+
+
+def lines_of_sample() -> list[str]:
+    from companion.ui.pages import score_lines
+
+    return score_lines(sample_sheet(), final=True)
+
+
+def test_a_counter_the_photos_missed_is_placed_by_the_players(tmp_path: Path,
+                                                              photos: Photos) -> None:
+    from companion.the_glade import photo_flow
+
+    liz = photos.forests[2]
+    liz["store"].remove("red-double")  # one counter the scan missed without a doubt
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE, *[Key.OK] * 8, Key.OK)
+    assert [(f.code, f.what) for f in svc.page.fixes] == [  # type: ignore[attr-defined]
+        (photo_flow.MISSING_COUNTER, "red")]
+    press(svc, Key.OK, Key.OK)
+    options = list(lines(svc))
+    press(svc, *[Key.DOWN] * options.index("Liz's store, double"), Key.OK)
+    assert list(lines(svc)) == lines_of_sample()
+
+
+def test_photos_taken_survive_a_restart(tmp_path: Path, photos: Photos) -> None:
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE, Key.OK, Key.OK, Key.OK, Key.OK)  # the glade board and Toni's
+    again = photo_service(tmp_path)
+    press(again, Key.OK)
+    assert "Score from photos (resume 2/4)" in lines(again)
+    to_score = [e for e in lines(again)].index("Score from photos (resume 2/4)")
+    press(again, *[Key.DOWN] * to_score, Key.OK)
+    assert title(again) == "Photos 2/4" and lines(again)[0] == "Photo: Emma's board+store"
+
+
+def test_bad_input_is_one_line_and_the_service_keeps_running(tmp_path: Path,
+                                                             photos: Photos) -> None:
+    from companion.errors import RecognitionError
+    from companion.ui.task import RetryPage
+
+    svc = photo_service(tmp_path, model=None)
+    to_score_from_photos(svc)
+    assert svc.page.alert and "games.the-glade.model" in lines(svc)[0]  # type: ignore[attr-defined]
+    press(svc, Key.OK)
+    assert title(svc) == "The Glade"
+    svc = photo_service(tmp_path / "b")
+    to_score_from_photos(svc)
+    press(svc, *THREE)
+    photos.fail = RecognitionError("no glade board found in the photo")
+    press(svc, Key.OK)
+    assert isinstance(svc.page, RetryPage)
+    photos.fail = None
+    press(svc, Key.OK)  # OK: try again
+    assert title(svc) == "Glade board"
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "photo-score.json").write_text("{not json")
+    svc = photo_service(tmp_path / "c")
+    press(svc, Key.OK)
+    assert title(svc) == "Score from photos" and svc.page.alert  # type: ignore[attr-defined]
+    assert list((tmp_path / "c").glob("photo-score.damaged-*.json"))
+    press(svc, Key.OK)
+    assert "Score from photos" in lines(svc)
+
+
+def test_the_photo_scoring_screens_match_their_goldens(tmp_path: Path, photos: Photos,
+                                                       flow_goldens) -> None:
+    from companion.ui.screens import render
+
+    glade = photos.glade
+    space = sorted(glade["glade"])[0]
+    del glade["glade"][space]
+    glade["uncertain"] = [space]
+    svc = photo_service(tmp_path)
+    shots = []
+    press(svc, Key.OK)
+    shots.append(("the game's menu", render(svc.page.view(""))))
+    to = list(lines(svc)).index("Score from photos")
+    press(svc, *[Key.DOWN] * to, Key.OK, *THREE)
+    shots.append(("the glade board first", render(svc.page.view(""))))
+    press(svc, Key.OK)
+    shots.append(("what it read", render(svc.page.view(""))))
+    press(svc, Key.OK, Key.OK)
+    shots.append(("a forest and its store", render(svc.page.view(""))))
+    press(svc, *[Key.OK] * 5)
+    shots.append(("all in: review", render(svc.page.view(""))))
+    press(svc, Key.OK)
+    shots.append(("the doubt, counts", render(svc.page.view(""))))
+    press(svc, Key.OK)
+    shots.append(("put right", render(svc.page.view(""))))
+    press(svc, Key.OK)
+    shots.append(("what it can be", render(svc.page.view(""))))
+    flow_goldens(shots, GOLDEN_PHOTOS)
