@@ -12,6 +12,7 @@ GAME = GameInfo(
     rules="companion.glass_garden.rules:RULES",
     flow="companion.glass_garden.screens:play_page",
     settings="companion.glass_garden.settings:SETTINGS",
+    demo="companion.glass_garden.demo:DEMO",
     # the spec's fields, then those rules.dump adds for a game in the engine's hands
     state_fields=frozenset({"game", "deck", "critter", "turn", "actions_left", "critter_side",
                             "garden", "glass", "phase", "used", "protected", "pending",

@@ -113,6 +113,10 @@ class DealPage(MenuPage):
     def tick(self) -> Outcome:
         return Replace(self.ready) if self.ready is not None else None
 
+    def view(self, status: str) -> Any:
+        """Once handed over, the turn page is what is shown (not this menu, for a moment)."""
+        return self.ready.view(status) if self.ready is not None else super().view(status)
+
     def _photo(self) -> Page:
         return CaptureTask(self.ctx, GardenReader(self.ctx, None, self._dealt))
 
@@ -223,7 +227,12 @@ class TurnPage(CaptureMenuPage):
                         state, now.plan.turns, now.plan.score, now.optimal))
                 time.sleep(0.1)
             result = advisor.stop()
+            from companion.glass_garden.jobs import SAMPLE_WARNING
+
             _data, lines = advise(state, seconds, result)
+            # the panel shows four lines: the best turn first, the SAMPLE deck's note last
+            if SAMPLE_WARNING in lines:
+                lines = [line for line in lines if line != SAMPLE_WARNING] + [SAMPLE_WARNING]
             return TextPage("Advice", lines)
 
         return TaskPage("Advice", "Thinking...", work)

@@ -69,13 +69,33 @@ def _kept_in_order(a: tuple[int, ...], b: tuple[int, ...]) -> set[int]:
     return kept
 
 
+def _flipped_by_effect(before: State, after: State, glass: int) -> bool:
+    """Whether a plant that grew since ``before`` has an effect that may flip the glass card
+    ``glass`` (any card; one in its row; the one its edge is adjacent to)."""
+    old, new = before.garden, after.garden
+    left, right = new.edge_plants()
+    for p, plant in enumerate(before.deck.plants):
+        if old.is_grown(p) or not new.is_grown(p):
+            continue
+        for step in plant.effect:
+            if step.kind != "flip_glass":
+                continue
+            if step.glass == "any" or (step.glass == "row" and new.rows[p] == glass % 3):
+                return True
+            if step.glass == "adjacent" and p == (left if glass < 3 else right) and \
+                    new.rows[p] == glass % 3:
+                return True
+    return False
+
+
 def contradictions(before: State, after: State) -> list[Contradiction]:
     """What in ``after`` (a position read from a photo) the rules cannot explain since
     ``before`` (the last accepted position), each naming its cards: a plant that jumped two
     rows (read one turn on, at most), a column order more shifts than the turns since allow
     explain (two a turn), a succulent turned back to soil, a glass card lit without a
-    succulent at that row's edge, the critter back in an earlier column or another critter.
-    Empty when nothing is odd; the player then confirms or retakes."""
+    succulent at that row's edge (or a plant grown since whose effect flips it), the critter
+    back in an earlier column or another critter. Empty when nothing is odd; the player then
+    confirms or retakes."""
     deck = before.deck
     old, new = before.garden, after.garden
     out: list[Contradiction] = []
@@ -110,7 +130,8 @@ def contradictions(before: State, after: State) -> list[Contradiction]:
         if old.is_sunlit(g) or not new.is_sunlit(g):
             continue
         edge = left if g < 3 else right
-        if not (new.rows[edge] == g % 3 and new.is_grown(edge)):
+        if not (new.rows[edge] == g % 3 and new.is_grown(edge)) and \
+                not _flipped_by_effect(before, after, g):
             name = deck.plants[edge].name
             out.append(Contradiction(GLASS_WITHOUT_EDGE, (pos, name),
                                      f"the {pos} glass lit, but {name} at that edge is not a "

@@ -1,9 +1,13 @@
-"""The Glade's demo: the start of a game between Toni and Emma, ruled from simulated photos.
+"""The Glade's demo: the start of a game between Toni and Emma, ruled from simulated photos;
+and, to end the demo, a finished game scored from its photos.
 
-Three placements ruled from photos (one of them illegal, and rejected), the score so far,
-then the final score of the bundled finished sample game, saved to the history. The table
-simulator photographs the bundled SAMPLE components; ``companion demo`` (``companion.demo``)
-runs this script through the real service on simulated devices.
+Three placements ruled from photos (one of them illegal, and rejected) and the score so far;
+the game is left saved. The finale (played after the other games' parts): "Score from
+photos" of the bundled finished SAMPLE game (``config/games/the-glade/photos/game/``): the
+glade board, then Toni's, Emma's and Liz's boards with their stores, what was read, the
+score pad and the winner, saved to the history. The table simulator photographs the bundled
+SAMPLE components; ``companion demo`` (``companion.demo``) runs these scripts through the
+real service on simulated devices.
 """
 
 from __future__ import annotations
@@ -25,18 +29,36 @@ TONI_ILLEGAL = {**TONI_1, "C4": "mouse/mushroom/beech"}
 TONI_2 = {**TONI_1, "E4": "hedgehog/blackberry/oak", "F4": "hedgehog/blackberry/beech"}
 
 
+PHOTOS = game_data_dir("the-glade") / "photos" / "game"
+
+
 class Table:
-    """The simulated table: which forest board lies under the camera now, and the players'
-    eyes on the screen (to retake a photo the companion was not sure of, as people would)."""
+    """The simulated table: which forest board lies under the camera now (or which bundled
+    photo it sees), and the players' eyes on the screen (to retake a photo the companion was
+    not sure of, as people would)."""
 
     def __init__(self) -> None:
         self.tiles: dict[str, str] = {}
+        self.photo: Path | None = None
         self.service: Any = None
         self.retakes = 0
 
     def lay(self, tiles: dict[str, str]) -> Callable[[], None]:
         """A script step: the player's board now holds ``tiles``."""
-        return lambda: setattr(self, "tiles", tiles)
+        def step() -> None:
+            self.tiles, self.photo = tiles, None
+        return step
+
+    def show(self, name: str) -> Callable[[], None]:
+        """A script step: the camera sees the bundled photo ``name`` of the finished game."""
+        return lambda: setattr(self, "photo", PHOTOS / name)
+
+    def leave_if_in_doubt(self) -> list[Any]:
+        """A script step: a review with doubts (the recogniser not sure of something) is shown
+        and left, as the demo cannot know what lies there."""
+        if self.service is None or not self.service.page.title.startswith("Review"):
+            return []
+        return [K.DOWN, K.DOWN, K.BACK]
 
     def retake_if_unsure(self) -> list[Any]:
         """A script step: on "Not sure", choose "Retake" (up to 5 times in all)."""
@@ -47,7 +69,7 @@ class Table:
 
 
 def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
-    """The button presses (and the tiles laid between them), with what each does."""
+    """The button presses (and the tiles laid between them), from the games menu back to it."""
     sure = table.retake_if_unsure
     return (
         K.OK,                                   # The Glade
@@ -65,12 +87,29 @@ def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
         K.OK, sure, K.OK, K.OK,                 # rule (legal, set of 3, double), accept
         K.DOWN, K.OK, K.DOWN, K.DOWN, K.BACK,   # the score so far
         K.DOWN, K.OK,                           # leave the game (it stays saved)
-        K.DOWN, K.OK, K.OK,                     # score the bundled finished sample game
-        K.DOWN, K.DOWN, K.DOWN, K.OK,           # read the breakdown
-        K.OK, K.OK,                             # save it to the history
-        K.DOWN, K.OK, K.BACK,                   # the history holds it
         K.BACK,                                 # back to the games
-        K.POWER, K.OK,                          # stop the service
+    )
+
+
+def finale_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
+    """Score the bundled finished game from its photos, save it, see it in the history."""
+    from companion.demo import choose
+
+    def pick(label: str) -> Callable[[], list[Key]]:
+        return choose(lambda: table.service, label)
+
+    return (
+        pick("The Glade"), pick("Score from photos"),
+        pick("3: "),                            # Toni, Emma and Liz played
+        table.show("glade.jpg"), K.OK, K.OK,    # the glade board: read; what it holds
+        table.show("toni.jpg"), K.OK, K.OK,     # Toni's board with her store
+        table.show("emma.jpg"), K.OK, K.OK,     # Emma's
+        table.show("liz.jpg"), K.OK, K.OK,      # Liz's
+        pick("Review and score"), table.leave_if_in_doubt,
+        K.DOWN, K.DOWN, K.DOWN, K.DOWN,         # the score pad, the winner first
+        K.OK, pick("Save to history"), K.OK,    # saved to the history
+        pick("History"), K.BACK,                # the history holds it
+        K.BACK,                                 # back to the games
     )
 
 
@@ -80,8 +119,15 @@ def demo_camera(table: Table, seed: int = 1) -> FunctionCamera:
     from companion.the_glade.recognition.sim import render_photo
 
     pack = read_pack(game_data_dir("the-glade") / "sample-pack")
+    seen: dict[Path, Any] = {}
 
     def frame(n: int) -> Any:
+        if table.photo is not None:
+            if table.photo not in seen:
+                from companion.vision.image import load_image
+
+                seen[table.photo] = load_image(table.photo)
+            return seen[table.photo]
         state = {"board": BOARD, "forest": {"tiles": table.tiles, "counters": {}}}
         return render_photo(pack, state, seed=seed + n)[0]
 
@@ -128,8 +174,6 @@ def sample_model(data_dir: Path) -> Path:
     return out
 
 
-
-
 class GladeDemo:
     """What ``companion demo`` needs from The Glade: players, a model, a camera, a script."""
 
@@ -150,6 +194,10 @@ class GladeDemo:
 
     def script(self) -> tuple[Key | Callable[[], Any], ...]:
         return demo_script(self.table)
+
+    def finale(self) -> tuple[Key | Callable[[], Any], ...]:
+        """Played after every game's part: the demo ends by scoring a game from photos."""
+        return finale_script(self.table)
 
     @staticmethod
     def frames(seed: int = 1) -> Callable[[int], Any]:

@@ -124,32 +124,62 @@ def test_idle_dims_and_a_key_wakes_without_acting(tmp_path: Path) -> None:
     assert len(service.stack) == 1  # the waking press did not open The Glade
 
 
-def test_demo_plays_the_glade_and_writes_an_animation(tmp_path: Path, capsys,
-                                                      monkeypatch) -> None:
+def test_demo_plays_the_glade_and_glass_garden_and_ends_scoring_from_photos(
+        tmp_path: Path, capsys, monkeypatch) -> None:
+    """The demo on the real recognisers: The Glade's placements ruled from simulated photos,
+    Glass Garden's turns followed from photos (the wrong glass card named, retaken), then the
+    bundled finished game scored from its photos and saved."""
+    import json
+
+    from companion.glass_garden.demo import truth
+    from companion.glass_garden.state_file import parse_state
+    from companion.glass_garden.tracker import GLASS_WITHOUT_EDGE
+    from companion.the_glade.state_file import load_state
+    from companion.ui.pages import score_lines
+
     titles: list[str] = []
     accepted: list[str] = []
+    readings: list = []
+    final: list[str] = []
     draw = Service.draw
 
     def watch(self: Service) -> None:
-        if not titles or titles[-1] != self.page.title:
-            titles.append(self.page.title)
-            if self.page.title == "Accepted":
-                accepted.extend(self.page.lines)  # type: ignore[attr-defined]
+        page = self.page
+        if not titles or titles[-1] != page.title:
+            titles.append(page.title)
+            if page.title == "Accepted":
+                accepted.extend(page.lines)  # type: ignore[attr-defined]
+            if hasattr(page, "odd") and hasattr(page, "state"):
+                readings.append(page)
+            if page.title == "Final score" and not final:
+                final.extend(page.lines)  # type: ignore[attr-defined]
         draw(self)
 
     monkeypatch.setattr(Service, "draw", watch)
     assert run_demo(tmp_path, quiet=True) == 0
-    # three placements ruled from simulated photos (one illegal), the final score, saved
+    # three placements ruled from simulated photos (one illegal)
     for title in ("Toni: legal", "Emma: legal", "Toni: illegal", "Score so far",
-                  "The Glade score", "Saved", "The Glade history", "Stop?"):
+                  "Photo read", "Photo: 1 odd", "Advice", "Glade board", "Liz's board",
+                  "Final score", "Saved", "The Glade history", "Stop?"):
         assert title in titles, (title, titles)
     assert titles.count("Toni: legal") == 2 and titles[-1] == "Stop?"
     # what moved, in words (not "yellow-double: supply:Toni to glade:...")
     assert accepted[-1] == ("Toni's yellow double toadstool to the glade space of "
                             "hedgehog/blackberry/horse-chestnut")
     assert not [line for line in accepted if "supply:" in line or "glade:" in line]
+    # Glass Garden: the deal and two turns read as they lie; the wrong glass card named
+    shown = [parse_state({k: v for k, v in truth(n).items()})
+             for n in ("deal", "turn-2", "turn-3-wrong-glass", "turn-3")]
+    assert [r.state for r in readings] == shown
+    assert [[(c.code, c.cards) for c in r.odd] for r in readings] == [
+        [], [], [(GLASS_WITHOUT_EDGE, ("right-bottom", "Agave"))], []]
+    # the demo ends scoring the bundled finished game from its photos, as its state file
+    sample = Path(__file__).resolve().parents[2] / "config/games/the-glade/sample-game.json"
+    sheet = load_state(json.loads(sample.read_text())).score_sheet()
+    assert final == score_lines(sheet, final=True)
     overlay = Image.open(tmp_path / "scan-overlay.png")
     assert overlay.size == (1640, 1232)
+    assert (tmp_path / "gg-scan-overlay.png").is_file()
     gif = Image.open(tmp_path / "frames.gif")
     assert gif.n_frames >= 8 and gif.size == (512, 256)
     assert "screens written to" in capsys.readouterr().out
