@@ -241,15 +241,14 @@ def doubts_of(progress: Progress) -> tuple[dict[str, Any], list[Any], list[Fix]]
             fixes.append(Fix(RETAKE, i, "store", f"{name}: store unseen"))
         for _ in range(int(reading.get("store_uncertain") or 0)):
             fixes.append(Fix(STORE_THING, i, "store", f"{name} store: a thing"))
-    if not fixes:
-        for doubt in doubts:
-            colour = str(doubt.what).split(" counters were found")[0].rpartition(" ")[2]
-            if doubt.photo == "the photos" and colour in dict(progress.players).values():
-                fixes.append(Fix(MISSING_COUNTER, 0, colour, f"A {colour} counter missing"))
-            elif doubt.photo != "the photos":
-                photo = next((n for n in range(progress.wanted)
-                              if progress.label(n) == doubt.photo), 0)
-                fixes.append(Fix(RETAKE, photo, "photo", f"Retake {progress.label(photo)}"))
+    if not fixes and doubts:
+        found = found_counters(state)
+        fixes += [Fix(MISSING_COUNTER, 0, colour, f"A {colour} counter missing")
+                  for _name, colour in progress.players if found.get(colour, 0) < 12]
+        named = {progress.label(n) for n in range(progress.wanted)}
+        for photo in dict.fromkeys(d.photo for d in doubts if d.photo in named):
+            n = next(n for n in range(progress.wanted) if progress.label(n) == photo)
+            fixes.append(Fix(RETAKE, n, "photo", f"Retake {photo}"))
     if doubts and not fixes:  # a state the rules refuse: only new photos can say more
         fixes.append(Fix(RETAKE, 0, "photo", "Retake the photos"))
     return state, doubts, fixes
@@ -472,23 +471,39 @@ def reading_lines(progress: Progress, photo: int) -> list[str]:
     return lines
 
 
+def _colour(counter: object) -> str:
+    return str(counter).rpartition("-")[0]
+
+
+def found_counters(state: dict[str, Any]) -> dict[str, int]:
+    """Counters of each colour found anywhere in the built state: supply, glade, stores,
+    enclosures (a finished game holds all 12 of each player colour)."""
+    found: dict[str, int] = {}
+    places = [*(state.get("glade") or {}).values()]
+    for p in state["players"]:
+        found[p["colour"]] = found.get(p["colour"], 0) + int(p.get("supply", 0))
+        places += list(p.get("store", []))
+        places += list((p.get("forest") or {}).get("counters", {}).values())
+    for counter in places:
+        found[_colour(counter)] = found.get(_colour(counter), 0) + 1
+    return found
+
+
 def counts_lines(state: dict[str, Any]) -> list[str]:
-    """The counters found per player: "Toni: sup 2 gl 3 st 5 en 2" (supply, glade, store,
-    enclosures) and the total of the 12."""
+    """The counters found per player, of 12, and where: "sup 2 gl 3 st 5 en 2" (supply,
+    glade, in stores, in enclosures)."""
+    found = found_counters(state)
     lines = []
     for p in state["players"]:
         colour = p["colour"]
-        glade = sum(1 for c in (state.get("glade") or {}).values()
-                    if str(c).rpartition("-")[0] == colour)
-        store = sum(1 for c in p.get("store", []) if str(c).rpartition("-")[0] == colour)
+        glade = sum(1 for c in (state.get("glade") or {}).values() if _colour(c) == colour)
+        stores = sum(1 for q in state["players"] for c in q.get("store", [])
+                     if _colour(c) == colour)
         enclosed = sum(1 for q in state["players"] for c in
                        (q.get("forest") or {}).get("counters", {}).values()
-                       if str(c).rpartition("-")[0] == colour)
-        stores = sum(1 for q in state["players"] for c in q.get("store", [])
-                     if str(c).rpartition("-")[0] == colour)
-        found = int(p.get("supply", 0)) + glade + stores + enclosed
-        lines.append(f"{p['name']} ({colour}): {found}/12")
-        lines.append(f" sup {p.get('supply', 0)} gl {glade} st {store} en {enclosed}")
+                       if _colour(c) == colour)
+        lines.append(f"{p['name']} ({colour}): {found.get(colour, 0)}/12")
+        lines.append(f" sup {p.get('supply', 0)} gl {glade} st {stores} en {enclosed}")
     return lines
 
 
