@@ -51,6 +51,10 @@ def _can_rise(step: Step) -> bool:
     return step.kind == "move" and step.direction in ("up", "either")
 
 
+def _can_fall(step: Step) -> bool:
+    return step.kind == "move" and step.direction in ("down", "either")
+
+
 def _reach(step: Step) -> int:
     return step.distance if step.distance else 8
 
@@ -76,6 +80,10 @@ class _Facts:
         self.movers = [any(s.kind in ("move", "shift", "flip_glass", "grow") for s in p.effect)
                        for p in plants]
         self.glass_ups = [sum(1 for s in g.bonus if _can_rise(s)) for g in deck.glass]
+        # the steps that may move a plant down (the others only move up, or shift)
+        self.downs = [sum(1 for s in p.effect if _can_fall(s)) for p in plants]
+        self.glass_downs = [sum(1 for s in g.bonus if _can_fall(s)) for g in deck.glass]
+        self.max_glass_downs = max(self.glass_downs, default=0)
         self.steps = [sum(1 for s in p.effect if s.kind in ("move", "shift")) for p in plants]
         self.max_glass_steps = max((len(g.bonus) for g in deck.glass), default=0)
         self.shift_steps = [sum(1 for s in p.effect if s.kind == "shift") for p in plants]
@@ -150,7 +158,7 @@ def _facts(deck: Deck) -> _Facts:
 
 
 def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach: int = 8,
-              dark: bool = False) -> int:
+              dark: bool = False, downs: int = 99) -> int:
     """The fewest steps (row moves and shifts) that put 3 ``kind`` resources in one zone,
     counting sprouts of plants in ``may``, when at most ``shifts`` shifts, each carrying a
     plant at most ``reach`` columns (8: any distance), may still happen before the set pays.
@@ -173,10 +181,15 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
     alone (which only shifts change), and it separates nothing. Damage moves plants down for
     free, at most one row of one plant per damage pattern still to come and in all at most as
     many rows as those patterns can hit plants, so only the downward moves beyond those are
-    counted."""
+    counted.
+
+    ``downs``: at most that many of the row moves may be downward (in the sunlight phase many
+    steps only move a plant up: a set that needs a plant lowered more often than the steps
+    that can lower one is out of reach). Not used with ``dark``."""
     g = state.garden
     falls, hits = _falls(state) if dark else (0, 0)
-    key = (id(deck), g.cols, g.rows, kind, may, shifts, min(reach, 8), dark, falls, hits)
+    downs = 99 if dark else min(downs, 99)
+    key = (id(deck), g.cols, g.rows, kind, may, shifts, min(reach, 8), dark, falls, hits, downs)
     hit = _SET_COSTS.get(key)
     if hit is not None and hit[0] is deck:
         return hit[1]
@@ -197,28 +210,30 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
             if halves and dark:
                 lenders.append((c - (c > k), tuple(
                     (n, max(rows[p] - need, need - rows[p] - falls, 0),
-                     max(0, min(need - rows[p], falls))) for n, need in halves)))
+                     max(0, min(need - rows[p], falls)), 0) for n, need in halves)))
             elif halves:
-                lenders.append((c, tuple((n, abs(rows[p] - need), 0) for n, need in halves)))
+                lenders.append((c, tuple((n, abs(rows[p] - need), 0, max(0, need - rows[p]))
+                                         for n, need in halves)))
         best = min(best, _zone_cost(tuple(lenders), _NO_CRITTER if dark else k, near, shifts,
-                                    hits))
+                                    hits, downs))
     _SET_COSTS[key] = (deck, best)
     return best
 
 
-Option = tuple[int, int, int]  # (icons, row moves, downward rows damage may do instead)
+#: (icons, row moves, downward rows damage may do instead, downward row moves among the moves)
+Option = tuple[int, int, int, int]
 
 
 @lru_cache(maxsize=100_000)
 def _zone_cost(lenders: tuple[tuple[int, tuple[Option, ...]], ...], critter: int, near: int,
-               shifts: int, hits: int) -> int:
+               shifts: int, hits: int, downs: int = 99) -> int:
     """The fewest steps (row moves plus shifts) for a set of 3 in one zone from ``lenders``
-    (column, options), with at most ``shifts`` shifts and ``hits`` plant-rows of damage (see
-    :func:`_set_cost`); 99 when none."""
+    (column, options), with at most ``shifts`` shifts, ``hits`` plant-rows of damage and
+    ``downs`` downward row moves (see :func:`_set_cost`); 99 when none."""
     best = 99
     for size in (1, 2, 3):
         for combo in combinations(lenders, size):
-            moves = _fewest_moves(tuple(opts for _, opts in combo), hits)
+            moves = _fewest_moves(tuple(opts for _, opts in combo), hits, downs)
             if moves >= best:
                 continue
             needed = _shifts_needed(tuple(c for c, _ in combo), critter, near)
@@ -240,14 +255,15 @@ def _falls(state: State) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=50_000)
-def _fewest_moves(options: tuple[tuple[Option, ...], ...], hits: int = 0) -> int:
+def _fewest_moves(options: tuple[tuple[Option, ...], ...], hits: int = 0, downs: int = 99
+                  ) -> int:
     """Fewest row moves choosing one option per lender for at least 3 icons, when damage may
-    move plants down by ``hits`` rows in all."""
+    move plants down by ``hits`` rows in all and at most ``downs`` moves may be downward."""
     best = 99
     for pick in product(*options):
-        if sum(n for n, _, _ in pick) >= 3:
-            free = sum(f for _, _, f in pick)
-            best = min(best, sum(m for _, m, _ in pick) + max(0, free - hits))
+        if sum(n for n, _, _, _ in pick) >= 3 and sum(d for _, _, _, d in pick) <= downs:
+            free = sum(f for _, _, f, _ in pick)
+            best = min(best, sum(m for _, m, _, _ in pick) + max(0, free - hits))
     return best
 
 
@@ -322,17 +338,19 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
     cand = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
     pending_shifts = sum(q.step.kind == "shift" for q in state.pending)
     pending_flips = sum(q.step.kind == "flip_glass" for q in state.pending)
+    pending_downs = sum(_can_fall(q.step) for q in state.pending)
     glass_shifts = sum(facts.glass_shifts[i] for i in lit)
     glass_moves = sum(len(deck.glass[i].bonus) for i in lit)
+    glass_downs = sum(facts.glass_downs[i] for i in lit)
     left, right = g.edge_plants()
 
     pending_reach = max((_reach(q.step) for q in state.pending if q.step.kind == "shift"),
                         default=0)
     lit_reach = max((facts.glass_reach[i] for i in lit), default=0)
 
-    def budget(helpers: list[int]) -> tuple[int, int, int, int]:
-        """(shifts, lightings, row moves, farthest shift) still possible when only ``helpers``
-        may grow."""
+    def budget(helpers: list[int]) -> tuple[int, int, int, int, int]:
+        """(shifts, lightings, row moves, farthest shift, downward moves) still possible when
+        only ``helpers`` may grow."""
         flips = sum(facts.flips[p] for p in helpers) + pending_flips
         base_shifts = (sum(facts.shift_steps[p] for p in helpers) + glass_shifts
                        + pending_shifts + extra)
@@ -348,14 +366,16 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
         moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers) + extra
         reach = max(pending_reach, lit_reach, *(facts.shift_reach[p] for p in helpers),
                     facts.max_glass_reach if lightings else 0, 8 if extra else 0)
-        return shifts, lightings, moves + lightings * facts.max_glass_steps, reach
+        downs = (glass_downs + pending_downs + sum(facts.downs[p] for p in helpers) + extra
+                 + lightings * facts.max_glass_downs)
+        return shifts, lightings, moves + lightings * facts.max_glass_steps, reach, downs
 
     if facts.glass_grows or any(q.step.kind == "grow" for q in state.pending):
         return may, len(cand) + sum(facts.flips[p] for p in cand) + pending_flips
     grew: list[int] = []  # the least fixed point, built up from nothing
     while True:
         active = g.grown | sum(1 << p for p in grew)
-        shifts, lightings, moves, reach = budget(grew)
+        shifts, lightings, moves, reach, downs = budget(grew)
         nxt = []
         for p in cand:
             # a grow step of a neighbor reaches only plants that can be next to it: those next
@@ -368,7 +388,7 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
                 continue
             cost = deck.plants[p].cost
             kinds = ("box", "cloud", "lightning", "droplet", SPROUT) if cost == "any" else (cost,)
-            if min(_set_cost(deck, state, k, active, shifts, reach, dark) for k in kinds
+            if min(_set_cost(deck, state, k, active, shifts, reach, dark, downs) for k in kinds
                    ) <= moves:
                 nxt.append(p)
         if len(nxt) == len(grew):
@@ -519,6 +539,11 @@ def upper_bound(state: State) -> int:
     return min(MAX_SCORE, len(rises) + top)
 
 
+#: The weights of :func:`guess`: per soil plant payable now, per plant in the top row, per plant
+#: in the bottom row (subtracted), per upward glass step the sunlit cards give.
+GUESS_WEIGHTS = (0.6, 0.25, 0.15, 0.35)
+
+
 def guess(state: State) -> float:
     """A quick estimate of the final score, for ordering moves and the beam (not a bound):
     the score now, plus something for each soil plant payable now, for plants high up, and
@@ -536,14 +561,15 @@ def guess(state: State) -> float:
             else:
                 value += 2
     facts = _facts(state.deck)
+    w_pay, w_top, w_bottom, w_glass = GUESS_WEIGHTS
     if grown != 0xFF:
         table = payable_kinds(state.deck, g)
         if table:
-            value += 0.6 * sum(1 for p, cost in enumerate(facts.costs)
+            value += w_pay * sum(1 for p, cost in enumerate(facts.costs)
                                if not grown >> p & 1 and (cost == "any" or cost in table))
     glass_ups = facts.lit_ups[_ready_glass(state)]
     if state.turn >= SUNLIGHT_TURN:
         return value + min(low, glass_ups)
     top = rows.count(0)
-    return (value + 0.25 * top - 0.15 * rows.count(2)
-            + 0.35 * min(glass_ups, 8 - top + 2))
+    return (value + w_top * top - w_bottom * rows.count(2)
+            + w_glass * min(glass_ups, 8 - top + 2))

@@ -129,10 +129,23 @@ def test_the_set_cost_counts_shifts_as_steps_and_damage_as_free_falls() -> None:
     down, but no further than the plants it can hit."""
     from companion.glass_garden.bound import _fewest_moves
 
-    one_each = ((1, 0, 0),), ((1, 1, 0),), ((1, 0, 1),)
+    one_each = ((1, 0, 0, 0),), ((1, 1, 0, 0),), ((1, 0, 1, 0),)
     assert _fewest_moves(one_each, hits=1) == 1  # the fall is damage's, the rise a move
     assert _fewest_moves(one_each, hits=0) == 2  # no damage left: the fall is a move too
-    assert _fewest_moves((((1, 0, 1),),) * 3, hits=2) == 1  # three falls, two plants hit
+    assert _fewest_moves((((1, 0, 1, 0),),) * 3, hits=2) == 1  # three falls, two plants hit
+
+
+def test_the_set_cost_counts_downward_moves_against_the_steps_that_can_lower() -> None:
+    """In the sunlight phase most steps only move a plant up: a set that needs a lender
+    lowered is out of reach when no step left can lower one."""
+    from companion.glass_garden.bound import _fewest_moves
+
+    lower_one = ((1, 0, 0, 0),), ((1, 0, 0, 0),), ((1, 1, 0, 1), (2, 2, 0, 2))
+    assert _fewest_moves(lower_one) == 1
+    assert _fewest_moves(lower_one, downs=1) == 1
+    assert _fewest_moves(lower_one, downs=0) == 99
+    raise_one = ((1, 0, 0, 0),), ((1, 0, 0, 0),), ((1, 1, 0, 0),)
+    assert _fewest_moves(raise_one, downs=0) == 1
 
 
 def test_the_sunlight_bound_is_often_exact() -> None:
