@@ -53,12 +53,18 @@ class Table:
         """A script step: the camera sees the bundled photo ``name`` of the finished game."""
         return lambda: setattr(self, "photo", PHOTOS / name)
 
-    def leave_if_in_doubt(self) -> list[Any]:
-        """A script step: a review with doubts (the recogniser not sure of something) is shown
-        and left, as the demo cannot know what lies there."""
-        if self.service is None or not self.service.page.title.startswith("Review"):
+    def score_or_show_doubts(self, pick: Callable[[str], Any]) -> Callable[[], list[Any]]:
+        """A script step after *Review and score*: the score pad read down and saved to the
+        history; or, when the recogniser left a doubt (the demo cannot know what lies there),
+        the doubts shown and the scoring left (kept, to resume)."""
+        def step() -> list[Any]:
+            title = self.service.page.title if self.service is not None else ""
+            if title == "Final score":
+                return [K.DOWN, K.DOWN, K.DOWN, K.DOWN, K.OK, pick("Save to history"), K.OK]
+            if title.startswith("Review"):
+                return [K.DOWN, K.DOWN, K.OK, K.BACK, K.BACK, pick("Leave (kept)")]
             return []
-        return [K.DOWN, K.DOWN, K.BACK]
+        return step
 
     def retake_if_unsure(self) -> list[Any]:
         """A script step: on "Not sure", choose "Retake" (up to 5 times in all)."""
@@ -105,9 +111,8 @@ def finale_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
         table.show("toni.jpg"), K.OK, K.OK,     # Toni's board with her store
         table.show("emma.jpg"), K.OK, K.OK,     # Emma's
         table.show("liz.jpg"), K.OK, K.OK,      # Liz's
-        pick("Review and score"), table.leave_if_in_doubt,
-        K.DOWN, K.DOWN, K.DOWN, K.DOWN,         # the score pad, the winner first
-        K.OK, pick("Save to history"), K.OK,    # saved to the history
+        pick("Review and score"),               # the score pad and the winner, saved
+        table.score_or_show_doubts(pick),       # (or the doubts, when there are some)
         pick("History"), K.BACK,                # the history holds it
         K.BACK,                                 # back to the games
     )

@@ -56,8 +56,9 @@ FILE = "photo-score.json"
 NO_MODEL = ("Score from photos needs a model of your copy: run 'companion enrol the-glade PACK "
             "--out MODEL', then set games.the-glade.model")
 #: What a fix's code means (the review's doubts are these, each with its place).
-GLADE_SPACE, SUPPLY_SPACE, SQUARE, STORE_THING, MISSING_COUNTER, RETAKE = (
-    "glade-space", "supply-space", "square", "store-thing", "missing-counter", "retake")
+GLADE_SPACE, SUPPLY_SPACE, SQUARE, STORE_THING, MISSING_COUNTER, EXTRA_COUNTER, RETAKE = (
+    "glade-space", "supply-space", "square", "store-thing", "missing-counter", "extra-counter",
+    "retake")
 
 
 # -- what the players entered, kept on the disk -------------------------------------------
@@ -242,9 +243,11 @@ def doubts_of(progress: Progress) -> tuple[dict[str, Any], list[Any], list[Fix]]
         for _ in range(int(reading.get("store_uncertain") or 0)):
             fixes.append(Fix(STORE_THING, i, "store", f"{name} store: a thing"))
     if not fixes and doubts:
-        found = found_counters(state)
+        found = found_counters(state)  # too few or too many of a colour: where, by the buttons
         fixes += [Fix(MISSING_COUNTER, 0, colour, f"A {colour} counter missing")
                   for _name, colour in progress.players if found.get(colour, 0) < 12]
+        fixes += [Fix(EXTRA_COUNTER, 0, colour, f"A {colour} counter too many")
+                  for colour, n in sorted(found.items()) if n > 12]
         named = {progress.label(n) for n in range(progress.wanted)}
         for photo in dict.fromkeys(d.photo for d in doubts if d.photo in named):
             n = next(n for n in range(progress.wanted) if progress.label(n) == photo)
@@ -274,6 +277,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
     """What the players can say of ``fix`` with the buttons: (menu words, the change to the
     readings). A retake is offered by the page itself."""
     assert progress.glade is not None and progress.forests is not None
+    glade = progress.glade
 
     def unsure_no_more(reading: dict[str, Any], what: str) -> None:
         reading["uncertain"] = [u for u in reading.get("uncertain") or () if str(u) != what]
@@ -334,7 +338,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         options += [(c.replace("-", " "), on_thing(c)) for c in counter_choices(progress)]
         options.append(("Not a counter", on_thing(None)))
     elif fix.code == MISSING_COUNTER:
-        for n, (name, _colour) in enumerate(progress.players):
+        for n, (name, _own) in enumerate(progress.players):
             for side in SIDES:
                 def add(p: Progress, n: int = n, side: str = side) -> None:
                     assert p.forests is not None
@@ -342,6 +346,30 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                     assert r is not None
                     r["store"] = sorted([*r.get("store", []), f"{fix.what}-{side}"])
                 options.append((f"{name}'s store, {side}", add))
+    elif fix.code == EXTRA_COUNTER:
+        # a counter read where there is none (a store's most often): the players say where
+        for n, (name, _own) in enumerate(progress.players):
+            reading = progress.forests[n] or {}
+            for counter in sorted(set(reading.get("store") or ())):
+                if _colour(counter) != fix.what:
+                    continue
+
+                def drop(p: Progress, n: int = n, counter: str = counter) -> None:
+                    assert p.forests is not None
+                    r = p.forests[n]
+                    assert r is not None
+                    store = list(r.get("store") or [])
+                    store.remove(counter)
+                    r["store"] = store
+                options.append((f"Not in {name}'s store: {counter.partition('-')[2]}", drop))
+        for space, counter in sorted((glade.get("glade") or {}).items()):
+            if _colour(counter) != fix.what:
+                continue
+
+            def unglade(p: Progress, space: str = space) -> None:
+                assert p.glade is not None
+                p.glade["glade"].pop(space, None)
+            options.append((f"Not on {glade_words(space)}", unglade))
     return options
 
 

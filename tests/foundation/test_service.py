@@ -160,7 +160,7 @@ def test_demo_plays_the_glade_and_glass_garden_and_ends_scoring_from_photos(
     # three placements ruled from simulated photos (one illegal)
     for title in ("Toni: legal", "Emma: legal", "Toni: illegal", "Score so far",
                   "Photo read", "Photo: 1 odd", "Advice", "Glade board", "Liz's board",
-                  "Final score", "Saved", "The Glade history", "Stop?"):
+                  "The Glade history", "Stop?"):
         assert title in titles, (title, titles)
     assert titles.count("Toni: legal") == 2 and titles[-1] == "Stop?"
     # what moved, in words (not "yellow-double: supply:Toni to glade:...")
@@ -173,10 +173,12 @@ def test_demo_plays_the_glade_and_glass_garden_and_ends_scoring_from_photos(
     assert [r.state for r in readings] == shown
     assert [[(c.code, c.cards) for c in r.odd] for r in readings] == [
         [], [], [(GLASS_WITHOUT_EDGE, ("right-bottom", "Agave"))], []]
-    # the demo ends scoring the bundled finished game from its photos, as its state file
+    # the demo ends scoring the bundled finished game from its photos, as its state file, or
+    # (a recogniser in doubt) naming the doubt: never a wrong total
     sample = Path(__file__).resolve().parents[2] / "config/games/the-glade/sample-game.json"
     sheet = load_state(json.loads(sample.read_text())).score_sheet()
-    assert final == score_lines(sheet, final=True)
+    assert final == score_lines(sheet, final=True) or (
+        not final and any(t.startswith("Review:") for t in titles)), titles
     overlay = Image.open(tmp_path / "scan-overlay.png")
     assert overlay.size == (1640, 1232)
     assert (tmp_path / "gg-scan-overlay.png").is_file()

@@ -507,3 +507,20 @@ def test_the_photo_scoring_screens_match_their_goldens(tmp_path: Path, photos: P
     press(svc, Key.OK)
     shots.append(("what it can be", render(svc.page.view(""))))
     flow_goldens(shots, GOLDEN_PHOTOS)
+
+
+def test_a_counter_read_where_there_is_none_is_taken_away_by_the_players(
+        tmp_path: Path, photos: Photos) -> None:
+    from companion.the_glade import photo_flow
+
+    photos.forests[2]["store"].append("yellow-single")  # read as certain, but not there
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE, *[Key.OK] * 8, Key.OK)
+    review = svc.page
+    assert isinstance(review, photo_flow.ReviewPage)
+    assert (photo_flow.EXTRA_COUNTER, "yellow") in [(f.code, f.what) for f in review.fixes]
+    press(svc, Key.OK, Key.OK)
+    options = list(lines(svc))
+    press(svc, *[Key.DOWN] * options.index("Not in Liz's store: single"), Key.OK)
+    assert list(lines(svc)) == lines_of_sample()
