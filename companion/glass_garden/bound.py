@@ -114,6 +114,13 @@ class _Facts:
         self.lit_ups = [sum(n for i, n in enumerate(self.glass_ups) if mask >> i & 1)
                         for mask in range(64)]
         self.lends = {kind: _lends(deck, kind) for kind in RESOURCES}
+        # sun_options[kind][zone][plant][row][active]: a lender's options in the sunlight
+        # phase (icons, row moves, 0, downward moves) per dirt half, worked out once
+        self.sun_options = {kind: [[[[tuple(
+            (n, abs(row - need), 0, max(0, need - row))
+            for n, need in self.lends[kind][p][zone][active])
+            for active in (0, 1)] for row in range(3)] for p in range(8)] for zone in (0, 1)]
+            for kind in RESOURCES}
 
     def may_grow(self, grown: int) -> int:
         """Bit mask of the plants that are, or may still become, succulents."""
@@ -197,9 +204,18 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
         _SET_COSTS.clear()
     k = g.critter_col
     near = shifts * (reach + 1) + 2  # how far a shifted lender may start from the others
-    lends = _facts(deck).lends[kind]
+    facts = _facts(deck)
+    lends = facts.lends[kind]
     cols, rows = g.cols, g.rows
     best = 99
+    if not dark:  # the options of each plant in its row, from the table
+        for table in facts.sun_options[kind]:
+            lenders = tuple((c, opts) for c in range(9) if c != k
+                            for opts in (table[cols[c]][rows[cols[c]]][may >> cols[c] & 1],)
+                            if opts)
+            best = min(best, _zone_cost(lenders, k, near, shifts, 0, downs))
+        _SET_COSTS[key] = (deck, best)
+        return best
     for zone in (0, 1):
         lenders = []
         for c in range(9):
@@ -207,15 +223,11 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
             if c == k:
                 continue
             halves = lends[p][zone][may >> p & 1]
-            if halves and dark:
+            if halves:
                 lenders.append((c - (c > k), tuple(
                     (n, max(rows[p] - need, need - rows[p] - falls, 0),
                      max(0, min(need - rows[p], falls)), 0) for n, need in halves)))
-            elif halves:
-                lenders.append((c, tuple((n, abs(rows[p] - need), 0, max(0, need - rows[p]))
-                                         for n, need in halves)))
-        best = min(best, _zone_cost(tuple(lenders), _NO_CRITTER if dark else k, near, shifts,
-                                    hits, downs))
+        best = min(best, _zone_cost(tuple(lenders), _NO_CRITTER, near, shifts, hits, downs))
     _SET_COSTS[key] = (deck, best)
     return best
 
@@ -377,6 +389,7 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
         active = g.grown | sum(1 << p for p in grew)
         shifts, lightings, moves, reach, downs = budget(grew)
         nxt = []
+        costs: dict[str, int] = {}  # this round's set cost of each kind
         for p in cand:
             # a grow step of a neighbor reaches only plants that can be next to it: those next
             # to it now, or (with shifts) as near as the shifts can carry them
@@ -387,10 +400,13 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
                 nxt.append(p)
                 continue
             cost = deck.plants[p].cost
-            kinds = ("box", "cloud", "lightning", "droplet", SPROUT) if cost == "any" else (cost,)
-            if min(_set_cost(deck, state, k, active, shifts, reach, dark, downs) for k in kinds
-                   ) <= moves:
-                nxt.append(p)
+            for k in (RESOURCES if cost == "any" else (cost,)):
+                c = costs.get(k)
+                if c is None:
+                    c = costs[k] = _set_cost(deck, state, k, active, shifts, reach, dark, downs)
+                if c <= moves:
+                    nxt.append(p)
+                    break
         if len(nxt) == len(grew):
             return active, lightings
         grew = nxt
