@@ -15,6 +15,7 @@ places; a critter not in the middle row is unsure.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,7 @@ from companion.glass_garden.recognition.art import CRITTER_FACES, GLASS_FACES
 from companion.vision.cards.faces import Verdict
 from companion.vision.cards.find import (
     WORK_WIDTH,
+    align,
     card_height,
     card_quad,
     cut_card,
@@ -42,6 +44,27 @@ from companion.vision.cards.model import CardModel
 FULL, SECOND = 0.35, 0.6
 #: How far (share of the card's height) a card is looked for around its slot.
 REACH = 0.09
+#: How many faces (the likeliest by the rough cut) a card is then looked for by, how far
+#: around its rough place (share of the card's height), and how well at least one must match
+#: (normalised correlation) for its place to be taken.
+SHORTLIST, ALIGN_REACH, ALIGN_MIN = 3, 0.2, 0.3
+#: A glass card is surely where its face matches this well (the grid is drawn through those);
+#: a column's card is in the row its face matches best, at least ``ROW_MATCH`` and ``ROW_LEAD``
+#: ahead of any other row's match (one not of this same card), else the column is unsure.
+CARD_MATCH, ROW_MATCH, ROW_LEAD = 0.6, 0.45, 0.25
+#: At most this many outlines are tried.
+OUTLINES = 4
+#: The sizes (share of the size measured) a card is looked for at: before the grid is known,
+#: and once the glass cards gave it.
+SCALES = (0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09)
+NEAR_SCALES = (0.97, 1.0, 1.03)
+
+
+def _at(grid: np.ndarray, col: float, row: float, w: float, h: float
+        ) -> tuple[float, float, float, float]:
+    """The box of size ``w`` x ``h`` centred where ``grid`` puts column ``col``, row ``row``."""
+    x, y = cv2.perspectiveTransform(np.float32([[[col, row]]]), grid).reshape(2)
+    return (float(x) - w / 2, float(y) - h / 2, w, h)
 
 
 @dataclass
@@ -73,7 +96,17 @@ def _no_garden(why: str) -> RecognitionError:
 
 def locate(photo: np.ndarray, aspect: float) -> tuple[np.ndarray, np.ndarray, float]:
     """The garden's corners in the photo (TL, TR, BR, BL), the working-view mask and the
-    working scale (working px per photo px)."""
+    working scale (working px per photo px): the first of :func:`outlines`."""
+    for found in outlines(photo, aspect):
+        return found
+    raise AssertionError("outlines() raises when it finds nothing")  # pragma: no cover
+
+
+def outlines(photo: np.ndarray, aspect: float
+             ) -> Iterator[tuple[np.ndarray, np.ndarray, float]]:
+    """Where the garden may be, likeliest first: its corners in the photo (TL, TR, BR, BL),
+    the working-view mask and the working scale (working px per photo px). Raises 'no garden'
+    when there is no outline at all."""
     h, w = photo.shape[:2]
     scale = min(1.0, WORK_WIDTH / w)
     small = cv2.resize(photo, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
@@ -83,6 +116,7 @@ def locate(photo: np.ndarray, aspect: float) -> tuple[np.ndarray, np.ndarray, fl
     # heights a garden in view can have (a card is 1/12 to 1/3 of the view's height)
     tries = ([guess] if guess else []) + list(small.shape[0] * np.geomspace(1 / 12, 1 / 3, 14))
     why = "no glass column of three cards"
+    given: list[np.ndarray] = []
     for card_h in tries:
         found = stacks(mask, card_h)
         if not found:
@@ -96,12 +130,15 @@ def locate(photo: np.ndarray, aspect: float) -> tuple[np.ndarray, np.ndarray, fl
         quad = np.array([tl, tr, br, bl], np.float64)
         width = np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)
         height = np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)
-        if 2.0 <= width / max(height, 1) <= 3.6:
-            break
-        why = "the glass columns are not where a garden's would be"
-    else:
+        if not 2.0 <= width / max(height, 1) <= 3.6:
+            why = "the glass columns are not where a garden's would be"
+            continue
+        if any(np.abs(quad - q).max() < 0.1 * card_h for q in given):
+            continue  # the same outline again
+        given.append(quad)
+        yield quad / scale, mask, scale
+    if not given:
         raise _no_garden(why)
-    return quad / scale, mask, scale
 
 
 def _gaps(profile: np.ndarray, size: float) -> tuple[float, float]:
@@ -118,11 +155,25 @@ def _gaps(profile: np.ndarray, size: float) -> tuple[float, float]:
 
 
 def read_garden(model: CardModel, photo: np.ndarray, deck: Any) -> Reading:
-    """Read ``photo`` with ``model``; names as ``deck`` (a Deck) spells them."""
+    """Read ``photo`` with ``model``; names as ``deck`` (a Deck) spells them. Each outline
+    where the garden may be is tried until its glass cards are found there by their faces."""
     start = time.perf_counter()
     cw_mm, ch_mm = model.card_size_mm
     aspect = cw_mm / ch_mm
-    quad, mask, scale = locate(photo, aspect)
+    for n, (quad, mask, scale) in enumerate(outlines(photo, aspect)):
+        if n >= OUTLINES:
+            break
+        reading = _read_at(model, photo, deck, quad, mask, scale, aspect)
+        if reading is not None:
+            reading.seconds = time.perf_counter() - start
+            return reading
+    raise _no_garden("no glass cards where the garden's corners seemed to be")
+
+
+def _read_at(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
+             mask: np.ndarray, scale: float, aspect: float) -> Reading | None:
+    """The garden read from ``photo`` in the outline ``quad``; None when fewer than four of
+    its glass cards are found there by their faces (not a garden, or not this outline)."""
     top = np.linalg.norm(quad[1] - quad[0])
     bottom = np.linalg.norm(quad[2] - quad[3])
     side = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
@@ -149,55 +200,115 @@ def read_garden(model: CardModel, photo: np.ndarray, deck: Any) -> Reading:
     gy = (g1 + g2) / 2
     gx = max(-0.03 * w, (wr - 11 * w) / 10)
     if not -0.1 * w < gx < 0.6 * w:
-        raise _no_garden("the cards between the glass columns do not fit 9 columns")
+        return None  # the cards between the glass columns do not fit 9 columns
     integral = cv2.integral(binary)
     reach = REACH * h
 
     def box(col: int, row: int) -> tuple[float, float, float, float]:
         return (col * (w + gx), row * (h + gy), w, h)
 
+    faces = model.model
+    glass_ids = [i for i, (_, f) in enumerate(model.faces) if f in GLASS_FACES]
+    column_ids = [i for i, (_, f) in enumerate(model.faces) if f not in GLASS_FACES]
+    # the rectified view (gray, with room around) in which cards are found by their faces
+    small = cv2.resize(photo, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_AREA)
+    pad = int(np.ceil(0.4 * h))
+    shift = np.array([[1, 0, pad], [0, 1, pad], [0, 0, 1]], np.float64)
+    view = cv2.warpPerspective(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), shift @ work_to_rect,
+                               (int(np.ceil(wr)) + 2 * pad, int(np.ceil(hr)) + 2 * pad),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    cache: dict = {}
+
+    def find(boxes: list[tuple[float, float, float, float]], kinds: list[list[int]],
+             scales: tuple[float, ...]) -> list[tuple[tuple[float, float, float, float], float]]:
+        """Each box's card found by the faces it looks likeliest to be: where, how well."""
+        rough = np.stack([cut_card(photo, to_photo, b) for b in boxes])
+        picks = faces.shortlist(rough, kinds, SHORTLIST)
+        out = []
+        for (bx, by, bw, bh), pick in zip(boxes, picks, strict=True):
+            (ax, ay, aw, ah), corr, _i = align(
+                view, (bx + pad, by + pad, bw, bh), {i: faces.templates[i] for i in pick},
+                ALIGN_REACH * h, scales, cache)
+            out.append(((ax - pad, ay - pad, aw, ah), corr))
+        return out
+
     # (slot, row, where the card lies, whether a card was found there)
     slots: list[tuple[str, int, tuple[float, float, float, float], bool]] = []
-    for i, pos in enumerate(GLASS_POSITIONS):
+    # the glass first: settled by the mask, then found by their faces
+    glass_boxes = []
+    for i in range(6):
         b = box(0 if i < 3 else 10, i % 3)
-        (dx, dy), cover = settle(integral, b, reach)
-        slots.append((pos, i % 3, (b[0] + dx, b[1] + dy, w, h), cover > FULL))
+        (dx, dy), _cover = settle(integral, b, reach)
+        glass_boxes.append((b[0] + dx, b[1] + dy, w, h))
+    glass_found = find(glass_boxes, [glass_ids] * 6, SCALES)
+    sure = [i for i, (_b, corr) in enumerate(glass_found) if corr >= CARD_MATCH]
+    left = [i for i in sure if i < 3]
+    if len(sure) < 4 or not left or len(left) == len(sure):
+        return None
+    # the garden's grid through the glass cards found: column and row -> card centre (a
+    # perspective when two or more stand on each side, else the nearest affine map)
+    src = np.float32([[0 if i < 3 else 10, i % 3] for i in sure])
+    dst = np.float32([[b[0] + b[2] / 2, b[1] + b[3] / 2]
+                      for b, _c in (glass_found[i] for i in sure)])
+    if min(len(left), len(sure) - len(left)) >= 2:
+        grid, _ok = cv2.findHomography(src, dst, 0)
+    else:
+        affine, _ok = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
+        grid = None if affine is None else np.vstack([affine, [0, 0, 1]])
+    if grid is None:
+        return None
+    w = float(np.median([glass_found[i][0][2] for i in sure]))
+    h = float(np.median([glass_found[i][0][3] for i in sure]))
+    for i, pos in enumerate(GLASS_POSITIONS):
+        b, corr = glass_found[i]
+        if corr < CARD_MATCH:
+            b = _at(grid, 0 if i < 3 else 10, i % 3, w, h)
+        slots.append((pos, i % 3, b, True))  # glass stays in place: always looked at
     column_unsure: set[int] = set()
+    boxes = [_at(grid, c + 1, r, w, h) for c in range(9) for r in range(3)]
+    found = find(boxes, [column_ids] * 27, NEAR_SCALES)
+    rival_boxes: list[tuple[int, tuple[float, float, float, float]]] = []
     for c in range(9):
-        tries = []
-        for r in range(3):
-            b = box(c + 1, r)
-            (dx, dy), cover = settle(integral, b, reach)
-            tries.append((cover, r, (b[0] + dx, b[1] + dy, w, h)))
-        tries.sort(reverse=True)
+        tries = sorted(((found[3 * c + r][1], r, found[3 * c + r][0]) for r in range(3)),
+                       reverse=True)
         best = tries[0]
-        if best[0] < FULL or tries[1][0] > max(SECOND, 0.75 * best[0]):
+        bx, by = best[2][0] + best[2][2] / 2, best[2][1] + best[2][3] / 2
+        # another row matching well, where it did not find this same card, is a rival
+        rivals = [t for t in tries[1:] if t[0] > best[0] - ROW_LEAD
+                  and np.hypot(t[2][0] + t[2][2] / 2 - bx, t[2][1] + t[2][3] / 2 - by) > h / 2]
+        if best[0] < ROW_MATCH:
             column_unsure.add(c)
-        slots.append((str(c + 1), best[1], best[2], best[0] >= FULL))
+        elif rivals:  # unsure unless none of them shows a face for sure (looked at below)
+            column_unsure.add(c)
+            rival_boxes += [(c, t[2]) for t in rivals]
+        slots.append((str(c + 1), best[1], best[2], best[0] >= ALIGN_MIN))
     # identify
-    faces = model.faces
-    glass_ids = [i for i, (_, f) in enumerate(faces) if f in GLASS_FACES]
-    column_ids = [i for i, (_, f) in enumerate(faces) if f not in GLASS_FACES]
     # a glass card is read for its side: every sunlight face gives one answer, every dark one
     answers = np.array([GLASS_FACES.index(f) if f in GLASS_FACES else 2 + i
-                        for i, (_, f) in enumerate(faces)])
+                        for i, (_, f) in enumerate(model.faces)])
     crops, allowed, where = [], [], []
-    for n, (slot, _row, b, found) in enumerate(slots):
-        if not found:
+    for n, (slot, _row, b, found_here) in enumerate(slots):
+        if not found_here:
             continue
         crops.append(cut_card(photo, to_photo, b))
         allowed.append(glass_ids if slot in GLASS_POSITIONS else column_ids)
         where.append(n)
     verdicts: list[Verdict | None] = [None] * len(slots)
     if crops:
-        told = model.model.identify_many(np.stack(crops), allowed, answers)
+        told = faces.identify_many(np.stack(crops), allowed, answers)
         for n, v in zip(where, told, strict=True):
             verdicts[n] = v
+    if rival_boxes:
+        # a column whose rival rows show no face for sure has its card where it matched best
+        told = faces.identify_many(np.stack([cut_card(photo, to_photo, b)
+                                             for _c, b in rival_boxes]),
+                                   [column_ids] * len(rival_boxes))
+        shown = {c for (c, _b), v in zip(rival_boxes, told, strict=True) if v.face is not None}
+        column_unsure -= {c for c, _b in rival_boxes} - shown
     cards = [Card(slot, row, card_quad(to_photo, b), verdicts[n])
              for n, (slot, row, b, _found) in enumerate(slots)]
     data = _state(model, deck, cards, column_unsure, [not s[3] for s in slots])
-    outline = quad
-    return Reading(data, cards, outline, time.perf_counter() - start)
+    return Reading(data, cards, quad)
 
 
 def _state(model: CardModel, deck: Any, cards: list[Card], unsure_cols: set[int],

@@ -34,6 +34,9 @@ CUT_SIZE = (96, 128)
 INSET = 0.04
 #: Gradient-orientation histograms: cells of this many pixels, this many unsigned bins.
 CELL, BINS = 8, 9
+#: Size (width, height) each face is kept at whole, edges included, for finding the card by its
+#: own content (:func:`companion.vision.cards.find.align`).
+TEMPLATE_SIZE = (64, 88)
 #: Weights of the descriptor's parts: shape (thumbnail), edges (HOG), colour.
 WEIGHTS = (0.8, 1.0, 0.6)
 #: A pixel this bright (0-255 gray) is clipped; a crop with this much more clipped area than
@@ -83,6 +86,12 @@ def gradient_histograms(gray: np.ndarray) -> np.ndarray:
     cells = np.sqrt(cells / np.sqrt(around + (1e-2 * CELL * CELL) ** 2)[..., None])
     out = cells.ravel()
     return out / (np.linalg.norm(out) + 1e-6)
+
+
+def template(image: np.ndarray) -> np.ndarray:
+    """A face image whole (to its edges), gray, at TEMPLATE_SIZE."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    return cv2.resize(gray, TEMPLATE_SIZE, interpolation=cv2.INTER_AREA)
 
 
 def clipped_share(crop: np.ndarray) -> float:
@@ -200,6 +209,7 @@ class FaceModel:
     project: np.ndarray       # (d, k) raw descriptor -> learnt space
     least: float = 0.6        # a sure face is at least this similar
     margin: float = 0.04      # ... and this far ahead of every other face
+    templates: np.ndarray | None = None  # (faces, H, W) uint8: each whole face, gray
 
     def embed(self, raw: np.ndarray) -> np.ndarray:
         """Raw descriptors (n, d) in the learnt space, unit rows."""
@@ -228,7 +238,8 @@ class FaceModel:
         labels_arr = np.asarray(labels, np.int32)
         mean, project = _learn_space(raw, labels_arr, len(images))
         model = cls(np.zeros((0, project.shape[1]), np.float32), labels_arr, len(images),
-                    np.asarray(clipped, np.float32), mean, project)
+                    np.asarray(clipped, np.float32), mean, project,
+                    templates=np.stack([template(image) for image in images]))
         model.descriptors = model.embed(raw)
         if calibrate:
             model._calibrate(images, calibrate, seed + 1)
@@ -251,6 +262,29 @@ class FaceModel:
             self.least = float(min(0.55, max(0.45, np.percentile(right, 0.5) - 0.03)))
         top = float(np.percentile(wrong_leads, 99)) if wrong_leads else 0.0
         self.margin = float(min(0.05, max(0.03, top + 0.01)))
+
+    def similarities(self, crops: np.ndarray) -> np.ndarray:
+        """(n, faces): how like each face (its nearest rendering) each crop (CUT_SIZE) is."""
+        with one_thread():
+            vecs = self.embed(describe(crops))
+        sims = vecs @ self.descriptors.T
+        out = np.full((len(crops), self.faces), -2.0, np.float32)
+        for face in range(self.faces):
+            cols = self.labels == face
+            if np.any(cols):
+                out[:, face] = sims[:, cols].max(axis=1)
+        return out
+
+    def shortlist(self, crops: np.ndarray, allowed: list[list[int] | None], k: int = 3
+                  ) -> list[list[int]]:
+        """The ``k`` faces (among each crop's ``allowed``) each crop is most like: the faces
+        worth looking for around a card found only roughly."""
+        sims = self.similarities(crops)
+        out = []
+        for row, subset in zip(sims, allowed, strict=True):
+            ids = np.arange(self.faces) if subset is None else np.asarray(subset)
+            out.append([int(i) for i in ids[np.argsort(-row[ids])[:k]]])
+        return out
 
     def _rank(self, vec: np.ndarray, allowed: np.ndarray | None,
               answers: np.ndarray | None = None) -> tuple[int, float, float]:
@@ -304,7 +338,9 @@ class FaceModel:
         return {"descriptors": self.descriptors.astype(np.float16), "labels": self.labels,
                 "clipped": self.clipped, "mean": self.mean.astype(np.float32),
                 "project": self.project.astype(np.float32),
-                "thresholds": np.array([self.least, self.margin], np.float32)}
+                "thresholds": np.array([self.least, self.margin], np.float32),
+                "templates": (self.templates if self.templates is not None
+                              else np.zeros((0, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0]), np.uint8))}
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], faces: int) -> FaceModel:
@@ -318,4 +354,7 @@ class FaceModel:
         mean, project = arrays["mean"].astype(np.float32), arrays["project"].astype(np.float32)
         if project.shape != (len(mean), descriptors.shape[1]):
             raise ValueError("the learnt space does not fit the descriptors")
-        return cls(descriptors, labels, faces, clipped, mean, project, least, margin)
+        templates = arrays["templates"].astype(np.uint8)
+        if templates.shape != (faces, TEMPLATE_SIZE[1], TEMPLATE_SIZE[0]):
+            raise ValueError("the face templates do not fit the faces")
+        return cls(descriptors, labels, faces, clipped, mean, project, least, margin, templates)

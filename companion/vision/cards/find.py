@@ -265,3 +265,71 @@ def stacks(mask: np.ndarray, card_h: float, cards: int = 3, gap: float = 0.2
 def extreme(points: np.ndarray, direction: tuple[float, float]) -> np.ndarray:
     """The point of ``points`` farthest along ``direction``."""
     return points[int(np.argmax(points @ np.asarray(direction, float)))]
+
+
+def align(view: np.ndarray, box: tuple[float, float, float, float],
+          templates: dict[int, np.ndarray], reach: float,
+          scales: tuple[float, ...] = (0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09),
+          cache: dict[tuple[int, int, int], np.ndarray] | None = None,
+          ) -> tuple[tuple[float, float, float, float], float, int]:
+    """Where the card near ``box`` (x, y, w, h in ``view``, a gray uint8 image in which cards
+    stand upright) lies, found by its own face: each of ``templates`` (gray, whole faces to
+    their edges, by a key such as the face's number) is looked for within ``reach`` pixels of
+    the box, at each of ``scales`` of the box's size, by normalised cross-correlation. This
+    needs no contrast between the card and the table, only the face's own drawing. Returns
+    the box where the best match lies (to a fraction of a pixel), its correlation (1: the
+    face exactly) and the key of the template; correlation -1 and the box unchanged when
+    nothing could be compared.
+
+    ``cache`` keeps the templates resized between calls (by key and size: give one cache only
+    calls whose keys name the same templates)."""
+    cache = {} if cache is None else cache
+    best = (-1.0, box, -1)
+    for s in scales:
+        for i, tpl in templates.items():
+            peak, at = _match(view, box, (i, tpl), s, reach, cache)
+            if peak > best[0]:
+                best = (peak, at, i)
+    return best[1], best[0], best[2]
+
+
+def _match(view: np.ndarray, box: tuple[float, float, float, float],
+           keyed: tuple[int, np.ndarray],
+           s: float, reach: float, cache: dict[tuple[int, int, int], np.ndarray]
+           ) -> tuple[float, tuple[float, float, float, float]]:
+    """The best correlation of the template (``keyed``: its key and image) at ``s`` times
+    ``box``'s size, centred within ``reach`` of the box's centre, and the box it fills there."""
+    x, y, w, h = box
+    cx, cy = x + w / 2, y + h / 2
+    vh, vw = view.shape[:2]
+    tw, th = max(8, round(w * s)), max(8, round(h * s))
+    x0 = max(0, int(np.floor(cx - tw / 2 - reach)))
+    y0 = max(0, int(np.floor(cy - th / 2 - reach)))
+    x1 = min(vw, int(np.ceil(cx + tw / 2 + reach)) + 1)
+    y1 = min(vh, int(np.ceil(cy + th / 2 + reach)) + 1)
+    if x1 - x0 < tw + 2 or y1 - y0 < th + 2:
+        return -1.0, box
+    key = (keyed[0], tw, th)
+    small = cache.get(key)
+    if small is None:
+        small = cv2.resize(keyed[1], (tw, th), interpolation=cv2.INTER_AREA)
+        cache[key] = small
+    res = cv2.matchTemplate(view[y0:y1, x0:x1], small, cv2.TM_CCOEFF_NORMED)
+    _lo, peak, _at, (px, py) = cv2.minMaxLoc(res)
+    fx, fy = float(px) + _vertex(res, py, px, 1), float(py) + _vertex(res, py, px, 0)
+    return float(peak), (x0 + fx, y0 + fy, float(tw), float(th))
+
+
+def _vertex(res: np.ndarray, row: int, col: int, axis: int) -> float:
+    """The offset (-0.5..0.5) of a parabola's vertex through the peak of ``res`` at
+    (``row``, ``col``) and its two neighbours along ``axis`` (1: x, 0: y)."""
+    n = res.shape[axis]
+    i = col if axis == 1 else row
+    if i <= 0 or i >= n - 1:
+        return 0.0
+    if axis == 1:
+        a, b, c = res[row, col - 1], res[row, col], res[row, col + 1]
+    else:
+        a, b, c = res[row - 1, col], res[row, col], res[row + 1, col]
+    den = a - 2 * b + c
+    return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if den < 0 else 0.0

@@ -19,7 +19,7 @@ from companion.storage import read_data_file
 from companion.vision.cards.faces import DESC_SIZE, FaceModel
 
 FORMAT = "card-faces"
-VERSION = 1
+VERSION = 2  # 2: each face's template kept (finding cards by their content)
 
 
 @dataclass
