@@ -445,3 +445,19 @@ def test_the_scan_key_names_a_shared_code_and_leaves_out_what_is_absent() -> Non
     assert "b1 = black-single or blue-single" in key
     assert "Tiles:" not in key and "??" not in key and ". = empty" in key
     assert legend(_scan_data({}, {})) == [". = empty."]
+
+
+def test_the_blurs_met_again_are_kept_longest():
+    """The blurred templates of a blur met again are kept before those of an older one met
+    once (a camera above the table gives a few blurs, in turn)."""
+    from companion.the_glade.recognition.templates import BLURS_KEPT, _kept
+
+    store: dict = {}
+    made: list = []
+    keys = list(range(BLURS_KEPT))
+    for k in keys:
+        _kept(store, k, lambda k=k: made.append(k) or k)
+    assert _kept(store, 0, lambda: made.append("again")) == 0  # met again: not remade
+    _kept(store, "new", lambda: "new")
+    assert 0 in store and 1 not in store  # the least recently used went
+    assert made == keys

@@ -12,6 +12,7 @@ import numpy as np
 
 from companion.errors import ModelError
 from companion.report import Report
+from companion.the_glade.recognition.calibrate import pair_spread
 from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, detail_face
 from companion.the_glade.recognition.glade_model import enrol_glade
 from companion.the_glade.recognition.glade_pack import read_glade_pack
@@ -171,7 +172,7 @@ def build_model(pack: Pack, source: str = "",
                                            board_colour, angles=(0.0,))[0])
     dim = 3 * COUNTER_PATCH * COUNTER_PATCH
     tile_templates = np.stack(templates).astype(np.float32)
-    return Model(
+    model = Model(
         boards=boards, tile_names=names, tile_turns=np.array(turns), tile_seasons=seasons,
         tile_templates=tile_templates,
         tile_pose=pose_templates(mean_face, fill),
@@ -194,6 +195,10 @@ def build_model(pack: Pack, source: str = "",
                           tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
                           board=np.asarray(board_colour, np.float32)) if lookalikes
                     else LookAlikes.empty()))
+    if len(model.lookalikes):
+        # how far photos of the pack, read by the scanner, stray from each pair's views
+        model.lookalikes.kappa = pair_spread(model, pack, progress)
+    return model
 
 
 def _say(line: str) -> None:

@@ -60,6 +60,17 @@ MAX_DIM = 768
 VIEWS = 48
 #: Shrinkage of the pooled covariance towards its mean variance.
 SHRINK = 0.3
+#: How far off its place (fine-view px) and how askew (degrees) a training view lies: what
+#: the closer look's placing leaves.
+SHIFT_PX = 0.8
+TURN_DEG = 1.5
+#: Each training view is cut at these shifts (fine-view px) too: more views to learn from
+#: for the price of a cut, not a rendering. Tried on the close calls of 12 analysis photos of
+#: tuning families 1 and 6 (491 pair verdicts): four diagonal shifts of 0.7 px cut the
+#: pairs' wrong verdicts from 19 to 9 (twice the views rendered, VIEWS 96, did as well on
+#: family 1), but learning took a quarter longer, which a full pack's enrolment (up to 50 s
+#: of CPU here with the calibration photos) cannot afford; so one cut, unshifted.
+TRAIN_SHIFTS: tuple[tuple[float, float], ...] = ((0.0, 0.0),)
 
 
 @dataclass
@@ -72,6 +83,14 @@ class LookAlikes:
     stats: np.ndarray     # (p, 4) float32: mean and spread of face a, then of face b
     offsets: np.ndarray   # (p + 1,) int64: where each pair's weights start in ``weights``
     weights: np.ndarray   # float32: every pair's discriminant, one after another
+    #: (p,) float32: how far photos stray from the pair's training views, in their spreads
+    #: (measured on calibration photos at enrolment, see :mod:`calibrate`); infinite when
+    #: not measured (a model enrolled before): no verdict is then sure in photos' spreads
+    kappa: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.kappa is None:
+            self.kappa = np.full(len(self.faces), np.inf, np.float32)
 
     @classmethod
     def empty(cls) -> LookAlikes:
@@ -85,7 +104,7 @@ class LookAlikes:
     def to_arrays(self) -> dict[str, np.ndarray]:
         return {"pair_faces": self.faces, "pair_boxes": self.boxes, "pair_sides": self.sides,
                 "pair_stats": self.stats, "pair_offsets": self.offsets,
-                "pair_weights": self.weights}
+                "pair_weights": self.weights, "pair_kappa": self.kappa}
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], faces: int) -> LookAlikes:
@@ -97,9 +116,12 @@ class LookAlikes:
                   arrays["pair_sides"].astype(np.int32),
                   arrays["pair_stats"].astype(np.float32),
                   arrays["pair_offsets"].astype(np.int64),
-                  arrays["pair_weights"].astype(np.float32))
+                  arrays["pair_weights"].astype(np.float32),
+                  arrays["pair_kappa"].astype(np.float32) if "pair_kappa" in arrays else None)
         p = len(out.faces)
+        assert out.kappa is not None
         if (out.boxes.shape != (p, 4) or out.sides.shape != (p,) or out.stats.shape != (p, 4)
+                or out.kappa.shape != (p,)
                 or out.offsets.shape != (p + 1,) or out.offsets[-1] != len(out.weights)
                 or (p and (out.faces.min() < 0 or out.faces.max() >= faces))):
             raise ValueError("the look-alike pairs do not fit together")
@@ -188,10 +210,10 @@ def canvases(face: np.ndarray, tile_px: float, count: int, rng: np.random.Genera
         r = float(rng.uniform(0.75, 1.25))
         cr = max(8, round(c * r))
         k = tile_px * r / s
-        m = cv2.getRotationMatrix2D((s / 2, s / 2), float(rng.uniform(-1.5, 1.5)),
+        m = cv2.getRotationMatrix2D((s / 2, s / 2), float(rng.uniform(-TURN_DEG, TURN_DEG)),
                                     k * float(rng.uniform(0.98, 1.02)))
-        m[:, 2] += (cr / 2 - s / 2 + rng.uniform(-0.8, 0.8) * r,
-                    cr / 2 - s / 2 + rng.uniform(-0.8, 0.8) * r)
+        m[:, 2] += (cr / 2 - s / 2 + rng.uniform(-SHIFT_PX, SHIFT_PX) * r,
+                    cr / 2 - s / 2 + rng.uniform(-SHIFT_PX, SHIFT_PX) * r)
         # the tile on the board: its shadow and rim round it
         canvas = np.empty((cr, cr, 3), np.float32)
         canvas[:] = board
@@ -208,10 +230,12 @@ def canvases(face: np.ndarray, tile_px: float, count: int, rng: np.random.Genera
     return out
 
 
-def cut_views(views: list[np.ndarray], tside: float, side: int) -> list[np.ndarray]:
-    """Each canvas cut as the scanner cuts a tile: ``tside`` px across, to ``side`` px."""
-    return [cut(v.astype(np.float32), (v.shape[1] / 2, v.shape[0] / 2), 0.0, tside, side)
-            for v in views]
+def cut_views(views: list[np.ndarray], tside: float, side: int,
+              shift: tuple[float, float] = (0.0, 0.0)) -> list[np.ndarray]:
+    """Each canvas cut as the scanner cuts a tile: ``tside`` px across, to ``side`` px,
+    ``shift`` (canvas px) off its centre."""
+    return [cut(v.astype(np.float32), (v.shape[1] / 2 + shift[0], v.shape[0] / 2 + shift[1]),
+                0.0, tside, side) for v in views]
 
 
 def _fisher(xa: np.ndarray, xb: np.ndarray) -> np.ndarray:
@@ -224,10 +248,11 @@ def _fisher(xa: np.ndarray, xb: np.ndarray) -> np.ndarray:
     lam = SHRINK * float(np.einsum("ij,ij->", x, x)) / m / x.shape[1]
     c = (1 - SHRINK) / m
     v = (ma - mb).astype(np.float64)
-    # einsum, not a BLAS product: a threaded BLAS call crawls on a busy two-core Pi
-    inner = np.eye(len(x)) * lam + c * np.einsum("ik,jk->ij", x, x)
-    w = (v - c * np.einsum("ki,k->i", x, np.linalg.solve(inner, np.einsum("ij,j->i", x, v)))
-         ) / lam
+    # OpenCV's products and solver, not numpy's: a threaded BLAS call crawls on a busy
+    # two-core Pi, and numpy's einsum takes seven times as long as mulTransposed here
+    inner = np.eye(len(x)) * lam + c * cv2.mulTransposed(x, False)
+    _ok, z = cv2.solve(inner, (x @ v)[:, None], flags=cv2.DECOMP_CHOLESKY)
+    w = (v - c * (z[:, 0] @ x)) / lam
     return (w / (np.linalg.norm(w) + 1e-12)).astype(np.float32)
 
 
@@ -251,11 +276,13 @@ def _learn_pair(va: list[np.ndarray], vb: list[np.ndarray], box: np.ndarray, tsi
     best = None
     half = len(va) // 2
     for side, px in options:
-        pa, pb = cut_views(va, tside, side), cut_views(vb, tside, side)
-        xa = np.stack([features(p, px) for p in pa])
-        xb = np.stack([features(p, px) for p in pb])
-        w = _fisher(xa[:half], xb[:half])
-        ta, tb = xa[half:] @ w, xb[half:] @ w
+        xa, xb = ([np.stack([features(p, px) for p in cut_views(v, tside, side, shift)])
+                   for shift in TRAIN_SHIFTS] for v in (va, vb))
+        # learnt on the first half of the views, each cut at every shift; judged on the
+        # other half as the scanner cuts it
+        w = _fisher(np.concatenate([x[:half] for x in xa]),
+                    np.concatenate([x[:half] for x in xb]))
+        ta, tb = xa[0][half:] @ w, xb[0][half:] @ w
         stats = np.array([ta.mean(), ta.std() + 1e-6, tb.mean(), tb.std() + 1e-6], np.float32)
         sep = abs(stats[0] - stats[2]) / math.sqrt((stats[1] ** 2 + stats[3] ** 2) / 2)
         if best is None or sep > best[0]:
@@ -330,6 +357,27 @@ class PairVerdict:
     loser: int
     fits: float      # distance from the winner's views, in their spread
     against: float   # distance from the loser's views, in theirs
+    kappa: float = math.inf  # how far photos stray from the pair's views (see calibrate)
+
+    @property
+    def photo_fits(self) -> float:
+        """:attr:`fits` in the spreads photos show (over kappa)."""
+        return self.fits / self.kappa
+
+    @property
+    def photo_against(self) -> float:
+        """:attr:`against` in the spreads photos show (over kappa)."""
+        return self.against / self.kappa
+
+
+def projection(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, float],
+               angle: float, turn: int, tside: float) -> float:
+    """Pair ``k``'s discriminant of the tile lying at ``centre`` / ``angle`` (fine view
+    px) with ``turn`` quarter turns clockwise."""
+    side = int(pairs.sides[k])
+    patch = np.rot90(cut(fine, centre, angle, tside, side), turn)
+    x = features(np.ascontiguousarray(patch), pairs.boxes[k])
+    return float(x @ pairs.weights[pairs.offsets[k]:pairs.offsets[k + 1]])
 
 
 def judge(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, float],
@@ -337,14 +385,12 @@ def judge(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, floa
     """Pair ``k``'s verdict on the tile lying at ``centre`` / ``angle`` (fine view px, the
     closer look's placing) with ``turn`` quarter turns clockwise; ``a_first`` is the pair's
     face to report first when they tie."""
-    side = int(pairs.sides[k])
-    patch = np.rot90(cut(fine, centre, angle, tside, side), turn)
-    x = features(np.ascontiguousarray(patch), pairs.boxes[k])
-    w = pairs.weights[pairs.offsets[k]:pairs.offsets[k + 1]]
-    t = float(x @ w)
+    t = projection(pairs, k, fine, centre, angle, turn, tside)
     ma, sa, mb, sb = (float(v) for v in pairs.stats[k])
+    assert pairs.kappa is not None
+    kappa = float(pairs.kappa[k])
     da, db = abs(t - ma) / sa, abs(t - mb) / sb
     fa, fb = (int(v) for v in pairs.faces[k])
     if da < db or (da == db and fa == a_first):
-        return PairVerdict(fa, fb, da, db)
-    return PairVerdict(fb, fa, db, da)
+        return PairVerdict(fa, fb, da, db, kappa)
+    return PairVerdict(fb, fa, db, da, kappa)

@@ -62,6 +62,8 @@ class Cache:
         self.counters: dict[tuple[float, float, float], CounterFaces] = {}
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
         self._faint: np.ndarray | None = None
+        #: the board the last scan found (reader.locate tries it first)
+        self.last_board: BoardModel | None = None
 
     def faintest(self, model: Model) -> np.ndarray:
         """The faintest sharp tile templates (see :func:`faintest_tiles`): from the model,
@@ -107,17 +109,23 @@ class Templates:
         return hazy_distances(vecs, self.full[idx], sums=(self.sums[0][idx], self.sums[1][idx]))
 
 
-#: How many blurs' templates (and boards' fine structure) are kept for the next scans.
-BLURS_KEPT = 3
+#: How many blurs' templates (and boards' fine structure) are kept for the next scans, the
+#: least recently used dropped first. A camera fixed above the table gives a few blurs (they
+#: are rounded, see Blur.key): at 3 kept, first in first out, the service benchmark's four
+#: photos in turn never met their blur again and every scan blurred 512 templates anew
+#: (about 25 ms). Each set is about 7 MB.
+BLURS_KEPT = 4
 
 
 def _kept(store: dict[Any, T], key: Any, make: Callable[[], T]) -> T:
-    """``store[key]``, made the first time it is asked for; the oldest of more than
-    BLURS_KEPT is dropped."""
-    if key not in store:
-        if len(store) >= BLURS_KEPT:
-            store.pop(next(iter(store)))
-        store[key] = make()
+    """``store[key]``, made the first time it is asked for; the least recently used of more
+    than BLURS_KEPT is dropped."""
+    if key in store:
+        store[key] = store.pop(key)  # now the most recently used
+        return store[key]
+    if len(store) >= BLURS_KEPT:
+        store.pop(next(iter(store)))
+    store[key] = make()
     return store[key]
 
 
