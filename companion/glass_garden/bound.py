@@ -566,9 +566,17 @@ def guess(state: State) -> float:
     for the rises the sunlit glass cards will give at the end. (Worked out for every outcome
     of every turn the search expands, so it avoids the generic helpers.)"""
     g = state.garden
-    rows = g.rows
-    grown = g.grown
-    top = low = value = 0
+    kinds = payable_kinds(state.deck, g) if g.grown != 0xFF else frozenset()
+    return guess_of(state.deck, g.rows, g.grown, _ready_glass(state), kinds,
+                    state.turn >= SUNLIGHT_TURN)
+
+
+def guess_of(deck: Deck, rows: tuple[int, ...], grown: int, ready: int,
+             kinds: frozenset[str], sunlight: bool) -> float:
+    """:func:`guess` from the parts of a state it reads: the rows, the grown plants, the sunlit
+    cards whose bonus may still be used, the payable kinds (:func:`payable_kinds`) and whether
+    it is the sunlight phase (the turn expansion has them at hand, without a state)."""
+    low = value = 0
     for p in range(8):
         if grown >> p & 1:
             if rows[p]:
@@ -576,15 +584,13 @@ def guess(state: State) -> float:
                 low += 1
             else:
                 value += 2
-    facts = _facts(state.deck)
+    facts = _facts(deck)
     w_pay, w_top, w_bottom, w_glass = GUESS_WEIGHTS
-    if grown != 0xFF:
-        table = payable_kinds(state.deck, g)
-        if table:
-            value += w_pay * sum(1 for p, cost in enumerate(facts.costs)
-                               if not grown >> p & 1 and (cost == "any" or cost in table))
-    glass_ups = facts.lit_ups[_ready_glass(state)]
-    if state.turn >= SUNLIGHT_TURN:
+    if kinds and grown != 0xFF:
+        value += w_pay * sum(1 for p, cost in enumerate(facts.costs)
+                             if not grown >> p & 1 and (cost == "any" or cost in kinds))
+    glass_ups = facts.lit_ups[ready]
+    if sunlight:
         return value + min(low, glass_ups)
     top = rows.count(0)
     return (value + w_top * top - w_bottom * rows.count(2)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.glass_garden.actions import Done, Move, Shift
-from companion.glass_garden.bound import guess
+from companion.glass_garden.bound import guess_of
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
 from companion.glass_garden.fertile_zone import (
@@ -169,7 +169,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
     wanted = frozenset(soil)
     damage = side_up(table.critter, state.garden).damage
     last = turn >= DARK_TURNS
-    ranked: list[tuple[float, int, State, Path]] = []
+    ranked: list[tuple[float, int, Key, int, Path]] = []
     g0 = state.garden
     grown, glass, side = g0.grown, g0.glass, g0.critter_side
     k = g0.critter_col
@@ -177,25 +177,23 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
     triples = _TRIPLES.get(k)
     if triples is None:  # the groups depend only on the critter's column
         triples = _TRIPLES[k] = [(*run, 9, 9)[:3] for run in runs(g0)]
-    for count, ((cols, rows), path) in enumerate(_actions_step(state, tick).items(), 1):
+    engine = last or k + 1 >= COLUMNS  # the end of the dark phase: through the engine
+    for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
             tick()
+        cols, rows = key
         left = state.actions_left - len(path)
         if len(path) < state.actions_left:
             path = (*path, Done())
         kinds = _payable(packed, triples, cols, rows, grown) if soil else frozenset()
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
-        if can_grow or last or k + 1 >= COLUMNS:
-            grow: State | None = State(table, Garden(cols, rows, grown, glass, side), turn,
-                                       GROW, left)
-        else:
-            grow = None
         if can_grow and growers is None:
-            assert grow is not None
-            explore(grow, out, path, seen, tick)
+            explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
+                    out, path, seen, tick)
             continue
         # no growing (or, in a light expansion, not growing yet): damage and advance
-        if grow is not None:
+        if engine:
+            grow = State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left)
             nxt = grow.apply_unchecked(Done())
         else:  # the critter steps right (it is not in the last column before turn 9)
             after = list(cols)
@@ -204,11 +202,12 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
                                       grown, glass, 1 - side), turn + 1)
         if nxt not in out:
             out[nxt] = (*path, Done())
-        if can_grow:
-            assert grow is not None
-            ranked.append((-guess(grow), count, grow, path))
+        if can_grow:  # ranked by the guess of the state about to grow
+            ranked.append((-guess_of(deck, rows, grown, glass, kinds, False), count, key, left,
+                           path))
     if growers is not None:
         ranked.sort()
-        for _, _, grow, path in ranked[:growers]:
-            explore(grow, out, path, seen, tick)
+        for _, _, (cols, rows), left, path in ranked[:growers]:
+            explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
+                    out, path, seen, tick)
     return out
