@@ -158,7 +158,7 @@ class GardenDemo:
     def setup(self, settings: dict[str, Any], data_dir: Path) -> None:
         """Enrol the SAMPLE pack, point the game at it, and think briefly (a demo)."""
         self.model = sample_model(data_dir)
-        settings["games"]["glass-garden"].update(model=str(self.model), think_seconds=0.5)
+        settings["games"]["glass-garden"].update(model=str(self.model), think_seconds=2.0)
 
     def camera(self) -> FunctionCamera:
         return FunctionCamera(lambda n: self.table.photo(), "table simulator")
