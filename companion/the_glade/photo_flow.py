@@ -27,7 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import CompanionError, ModelError
-from companion.storage import atomic_write_json, move_aside, read_data_file
+from companion.storage import (
+    atomic_write_json,
+    clean_stale_temp,
+    move_aside,
+    read_data_file,
+    storage_error,
+)
 from companion.ui.capture import CaptureTask, Decision
 from companion.ui.game_over import game_over_menu
 from companion.ui.pages import (
@@ -129,7 +135,9 @@ class ProgressStore:
 
     def load(self, ctx: Any = None) -> Progress | None:
         """The game being scored, if any. A file that cannot be read is moved aside (named
-        to the players through ``ctx.notify``), and scoring starts afresh."""
+        to the players through ``ctx.notify``), and scoring starts afresh; what a power cut
+        left of a write (``.photo-score.json.*.tmp``) is removed first."""
+        clean_stale_temp([self.path])
         if not self.path.exists():
             return None
         try:
@@ -145,7 +153,12 @@ class ProgressStore:
             return None
 
     def save(self, progress: Progress) -> None:
-        atomic_write_json(self.path, progress.to_dict())
+        """Write atomically; a disk that refuses is named in one line (full, read-only, ...)
+        and the step can be tried again."""
+        try:
+            atomic_write_json(self.path, progress.to_dict())
+        except OSError as exc:
+            raise storage_error(exc, self.path) from None
 
     def clear(self) -> None:
         self.path.unlink(missing_ok=True)

@@ -524,3 +524,30 @@ def test_a_counter_read_where_there_is_none_is_taken_away_by_the_players(
     options = list(lines(svc))
     press(svc, *[Key.DOWN] * options.index("Not in Liz's store: single"), Key.OK)
     assert list(lines(svc)) == lines_of_sample()
+
+
+def test_a_disk_that_refuses_the_photos_is_named_and_nothing_half_written_stays(
+        tmp_path: Path, photos: Photos, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from companion import storage
+    from companion.the_glade import photo_flow
+    from companion.ui.task import RetryPage
+
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE)
+    real = storage.atomic_write_json
+
+    def full(path: Path, data: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(photo_flow, "atomic_write_json", full)
+    press(svc, Key.OK)  # the glade board's photo, read, but not kept
+    assert isinstance(svc.page, RetryPage) and "full" in svc.page.message
+    monkeypatch.setattr(photo_flow, "atomic_write_json", real)
+    press(svc, Key.OK)  # try again: kept now
+    assert title(svc) == "Glade board"
+    (tmp_path / ".photo-score.json.123.tmp").write_text("{")  # a write a power cut cut short
+    assert photo_flow.ProgressStore(tmp_path).load() is not None
+    assert not (tmp_path / ".photo-score.json.123.tmp").exists()
