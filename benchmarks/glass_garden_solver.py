@@ -194,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {key(row)}: {row['score']}{' proven' if row['optimal'] else ''} "
                   f"(bound {row['bound']}) in {row['seconds']:.2f} s, {row['rss_mb']:.0f} MB; "
                   f"{row['found_by']}", flush=True)
+            if args.json:  # every row so far: a run stopped part-way keeps what it measured
+                args.json.write_text(json.dumps(rows, indent=1))
     best_known = {key(r): r["score"] for r in rows}
     for extra in args.best_known:
         for r in json.loads(extra.read_text()):
