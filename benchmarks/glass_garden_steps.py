@@ -6,8 +6,10 @@ On fixed work (the turns of 8 seeded games played by a fixed random choice, and 
 positions they reach), it times the parts the solver spends its time in, before and after:
 
 * a turn's outcomes: the engine's ``turns.turn_outcomes``; ``expand.outcomes`` (the same
-  outcomes, checking the clock inside, nothing grows-tested through ``grow_actions``); and the
-  light expansion the beams use (``growers=8``);
+  outcomes, checking the clock inside, the actions step, damage and the critter's advance
+  worked on tuples); and the light expansions the beams use (``growers=8``, ``growers=16``),
+  with the actions step alone (the engine's ``turns.after_actions`` against
+  ``expand.after_actions``, the same gardens by the same paths);
 * the sunlight phase: ``turns.SunlightSolver`` (the bound only stops a state once reached)
   against ``sunsearch.SunSearch`` (cuts below the best found), both searched to the end, and
   the search for a line beating a given score (``alpha``: what a leaf of the solver needs);
@@ -25,14 +27,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.glass_garden import bound as bound_module
 from companion.glass_garden import expand
-from companion.glass_garden.bound import _facts, _ready_glass, guess
+from companion.glass_garden.bound import _facts, _ready_glass, guess, upper_bound
 from companion.glass_garden.deck import load_deck
 from companion.glass_garden.fertile_zone import payable_kinds
 from companion.glass_garden.game import SUNLIGHT, SUNLIGHT_TURN, State, new_game
 from companion.glass_garden.scoring import score
 from companion.glass_garden.sunsearch import SunSearch
 from companion.glass_garden.turns import SunlightSolver, turn_outcomes
+from companion.glass_garden.turns import after_actions as engine_after_actions
 
 
 def old_guess(state: State) -> float:
@@ -54,6 +58,13 @@ def old_guess(state: State) -> float:
         return value + min(low, glass_ups)
     top = rows.count(0)
     return value + 0.25 * top - 0.15 * rows.count(2) + 0.35 * min(glass_ups, 8 - top + 2)
+
+
+def _visited(state: State) -> list[State]:
+    """The states a sunlight search to the end keeps in its memo."""
+    search = SunSearch(node_limit=10**9)
+    search.solve(state)
+    return list(search.memo)
 
 
 def timed(fn, *args):  # type: ignore[no-untyped-def]
@@ -79,9 +90,15 @@ def main() -> int:
     engine = sum(timed(turn_outcomes, s)[1] for s in starts)
     full = sum(timed(expand.outcomes, s)[1] for s in starts)
     light = sum(timed(lambda x: expand.outcomes(x, growers=8), s)[1] for s in starts)
+    light16 = sum(timed(lambda x: expand.outcomes(x, growers=16), s)[1] for s in starts)
     print(f"turn outcomes: engine {1000 * engine / len(starts):.1f} ms a turn, expand.outcomes "
           f"{1000 * full / len(starts):.1f} ms, light (growers=8) "
-          f"{1000 * light / len(starts):.1f} ms")
+          f"{1000 * light / len(starts):.1f} ms, light (growers=16) "
+          f"{1000 * light16 / len(starts):.1f} ms")
+    steps_engine = sum(timed(engine_after_actions, s)[1] for s in starts)
+    steps_tuples = sum(timed(expand.after_actions, s)[1] for s in starts)
+    print(f"the actions step: engine {1000 * steps_engine / len(starts):.1f} ms a turn, on "
+          f"tuples {1000 * steps_tuples / len(starts):.1f} ms")
     kids = [k for s in starts[::3] for k in turn_outcomes(s)]
     _, t_old = timed(lambda: [old_guess(k) for k in kids])
     _, t_new = timed(lambda: [guess(k) for k in kids])
@@ -104,6 +121,11 @@ def main() -> int:
         _, dt = timed(cut.solve, s, v_new)  # is there a line beating the best? (no)
         t_alpha += dt
         alpha_nodes += cut.nodes
+    visited = [state for s in suns for state in _visited(s)]
+    bound_module._SET_COSTS.clear()
+    _, dt = timed(lambda: [upper_bound(x) for x in visited])
+    print(f"upper_bound on the {len(visited)} sunlight states those searches visit: "
+          f"{1e6 * dt / len(visited):.0f} us a state (its caches empty at the start)")
     print(f"sunlight, searched to the end: before {old_nodes} states {t_old:.2f} s; after "
           f"{new_nodes} states {t_new:.2f} s; proving nothing beats the best: {alpha_nodes} "
           f"states {t_alpha:.2f} s")

@@ -16,6 +16,7 @@ from companion.glass_garden import expand
 from companion.glass_garden.actions import Grow, Move, UseGlass
 from companion.glass_garden.deck import load_deck
 from companion.glass_garden.game import OVER, SUNLIGHT, State, new_game
+from companion.glass_garden.garden import CRITTER, Garden
 from companion.glass_garden.solver import Advisor, Solver, quick_plan, solve
 from companion.glass_garden.sunsearch import SunSearch
 from companion.glass_garden.turns import OutOfTime, turn_outcomes
@@ -56,6 +57,50 @@ def test_the_interruptible_expansion_gives_exactly_the_engines_outcomes() -> Non
             for child in rng.sample(list(light), 5):
                 assert replay(s, [light[child]]) == child
             s = rng.choice(list(full))
+
+
+def _random_turn_start(rng: random.Random) -> State:
+    """A dark turn's start with plants in any rows and order, some grown, some glass lit, and
+    the critter where the turn puts it, either side up."""
+    order = list(range(8))
+    rng.shuffle(order)
+    turn = rng.randint(1, 9)
+    cols = (*order[:turn - 1], CRITTER, *order[turn - 1:])
+    garden = Garden(tuple(cols), tuple(rng.choice((0, 1, 1, 2)) for _ in range(8)),
+                    rng.randrange(256), rng.randrange(64), rng.randrange(2))
+    table = new_game(DECK, rng.choice(CRITTERS)).table
+    return State(table, garden, turn, actions_left=rng.choice((1, 2, 2)))
+
+
+def test_the_actions_step_on_tuples_finds_the_engines_gardens_by_the_same_paths() -> None:
+    """``expand`` enumerates the actions step on (columns, rows) tuples, and does damage and
+    the critter's advance on them: the same gardens by the same actions as the engine, and
+    the same outcomes, on random positions of every critter, turn and side."""
+    from companion.glass_garden.turns import after_actions
+
+    rng = random.Random(26)
+    for _ in range(60):
+        s = _random_turn_start(rng)
+        assert expand.after_actions(s) == after_actions(s)
+    for _ in range(12):
+        s = _random_turn_start(rng)
+        assert expand.outcomes(s) == turn_outcomes(s)
+        light = expand.outcomes(s, growers=2)
+        assert set(light) <= set(turn_outcomes(s))
+        for child in rng.sample(list(light), min(5, len(light))):
+            assert replay(s, [light[child]]) == child
+
+
+def test_the_guess_from_its_parts_is_the_guess_of_the_state() -> None:
+    from companion.glass_garden.bound import _ready_glass, guess, guess_of
+    from companion.glass_garden.fertile_zone import payable_kinds
+
+    rng = random.Random(7)
+    for _ in range(200):
+        s = _random_turn_start(rng)
+        g = s.garden
+        assert guess_of(DECK, g.rows, g.grown, _ready_glass(s), payable_kinds(DECK, g),
+                        False) == guess(s)
 
 
 def test_the_expansion_stops_when_tick_says_so() -> None:
