@@ -89,26 +89,6 @@ def test_enrol_learns_the_fruit_look_alikes_of_the_pack(enrolled) -> None:
     sides = pairs.sides.astype(float)
     area = (pairs.boxes[:, 2] - pairs.boxes[:, 0]) * (pairs.boxes[:, 3] - pairs.boxes[:, 1])
     assert np.all(area / sides ** 2 < 0.3)
-    # how far photos of the pack stray from each pair's views was measured on calibration
-    # photos: at least the views' own spread, and not all pairs alike
-    assert pairs.kappa is not None and np.all(np.isfinite(pairs.kappa))
-    assert np.all(pairs.kappa >= 1.0) and pairs.kappa.max() > pairs.kappa.min()
-
-
-def test_a_model_without_calibrated_pairs_never_trusts_a_pair_in_photo_spreads(enrolled
-                                                                               ) -> None:
-    """A model enrolled before the calibration photos (no ``pair_kappa``) reads its pairs
-    with an infinite spread: no verdict is sure in photos' spreads, the old rules stand."""
-    from companion.the_glade.recognition.lookalikes import LookAlikes, PairVerdict
-
-    _, folder = enrolled
-    arrays = load_model(folder).lookalikes.to_arrays()
-    del arrays["pair_kappa"]
-    old = LookAlikes.from_arrays(arrays, faces=16)
-    assert old.kappa is not None and np.all(np.isinf(old.kappa))
-    verdict = PairVerdict(0, 1, 0.5, 9.0, float(old.kappa[0]))
-    assert verdict.photo_against == 0.0 and verdict.against == 9.0
-    assert PairVerdict(0, 1, 0.5, 9.0, 2.0).photo_against == 4.5
 
 
 def test_photos_of_a_pack_never_seen_read_right(enrolled, tmp_path) -> None:

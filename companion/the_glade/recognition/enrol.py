@@ -12,7 +12,6 @@ import numpy as np
 
 from companion.errors import ModelError
 from companion.report import Report
-from companion.the_glade.recognition.calibrate import pair_spread
 from companion.the_glade.recognition.detail import DETAIL, DETAIL_SMOOTH, detail_face
 from companion.the_glade.recognition.glade_model import enrol_glade
 from companion.the_glade.recognition.glade_pack import read_glade_pack
@@ -195,9 +194,6 @@ def build_model(pack: Pack, source: str = "",
                           tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
                           board=np.asarray(board_colour, np.float32)) if lookalikes
                     else LookAlikes.empty()))
-    if len(model.lookalikes):
-        # how far photos of the pack, read by the scanner, stray from each pair's views
-        model.lookalikes.kappa = pair_spread(model, pack, progress)
     return model
 
 

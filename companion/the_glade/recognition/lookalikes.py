@@ -68,8 +68,8 @@ TURN_DEG = 1.5
 #: for the price of a cut, not a rendering. Tried on the close calls of 12 analysis photos of
 #: tuning families 1 and 6 (491 pair verdicts): four diagonal shifts of 0.7 px cut the
 #: pairs' wrong verdicts from 19 to 9 (twice the views rendered, VIEWS 96, did as well on
-#: family 1), but learning took a quarter longer, which a full pack's enrolment (up to 50 s
-#: of CPU here with the calibration photos) cannot afford; so one cut, unshifted.
+#: family 1), but learning took a quarter longer, which a full pack's enrolment (up to 40 s
+#: of CPU here) can barely afford; so one cut, unshifted.
 TRAIN_SHIFTS: tuple[tuple[float, float], ...] = ((0.0, 0.0),)
 
 
@@ -83,14 +83,6 @@ class LookAlikes:
     stats: np.ndarray     # (p, 4) float32: mean and spread of face a, then of face b
     offsets: np.ndarray   # (p + 1,) int64: where each pair's weights start in ``weights``
     weights: np.ndarray   # float32: every pair's discriminant, one after another
-    #: (p,) float32: how far photos stray from the pair's training views, in their spreads
-    #: (measured on calibration photos at enrolment, see :mod:`calibrate`); infinite when
-    #: not measured (a model enrolled before): no verdict is then sure in photos' spreads
-    kappa: np.ndarray | None = None
-
-    def __post_init__(self) -> None:
-        if self.kappa is None:
-            self.kappa = np.full(len(self.faces), np.inf, np.float32)
 
     @classmethod
     def empty(cls) -> LookAlikes:
@@ -104,7 +96,7 @@ class LookAlikes:
     def to_arrays(self) -> dict[str, np.ndarray]:
         return {"pair_faces": self.faces, "pair_boxes": self.boxes, "pair_sides": self.sides,
                 "pair_stats": self.stats, "pair_offsets": self.offsets,
-                "pair_weights": self.weights, "pair_kappa": self.kappa}
+                "pair_weights": self.weights}
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, np.ndarray], faces: int) -> LookAlikes:
@@ -116,12 +108,9 @@ class LookAlikes:
                   arrays["pair_sides"].astype(np.int32),
                   arrays["pair_stats"].astype(np.float32),
                   arrays["pair_offsets"].astype(np.int64),
-                  arrays["pair_weights"].astype(np.float32),
-                  arrays["pair_kappa"].astype(np.float32) if "pair_kappa" in arrays else None)
+                  arrays["pair_weights"].astype(np.float32))
         p = len(out.faces)
-        assert out.kappa is not None
         if (out.boxes.shape != (p, 4) or out.sides.shape != (p,) or out.stats.shape != (p, 4)
-                or out.kappa.shape != (p,)
                 or out.offsets.shape != (p + 1,) or out.offsets[-1] != len(out.weights)
                 or (p and (out.faces.min() < 0 or out.faces.max() >= faces))):
             raise ValueError("the look-alike pairs do not fit together")
@@ -357,17 +346,7 @@ class PairVerdict:
     loser: int
     fits: float      # distance from the winner's views, in their spread
     against: float   # distance from the loser's views, in theirs
-    kappa: float = math.inf  # how far photos stray from the pair's views (see calibrate)
 
-    @property
-    def photo_fits(self) -> float:
-        """:attr:`fits` in the spreads photos show (over kappa)."""
-        return self.fits / self.kappa
-
-    @property
-    def photo_against(self) -> float:
-        """:attr:`against` in the spreads photos show (over kappa)."""
-        return self.against / self.kappa
 
 
 def projection(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, float],
@@ -387,10 +366,8 @@ def judge(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, floa
     face to report first when they tie."""
     t = projection(pairs, k, fine, centre, angle, turn, tside)
     ma, sa, mb, sb = (float(v) for v in pairs.stats[k])
-    assert pairs.kappa is not None
-    kappa = float(pairs.kappa[k])
     da, db = abs(t - ma) / sa, abs(t - mb) / sb
     fa, fb = (int(v) for v in pairs.faces[k])
     if da < db or (da == db and fa == a_first):
-        return PairVerdict(fa, fb, da, db, kappa)
-    return PairVerdict(fb, fa, db, da, kappa)
+        return PairVerdict(fa, fb, da, db)
+    return PairVerdict(fb, fa, db, da)

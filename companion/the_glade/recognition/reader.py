@@ -329,9 +329,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         fits = pair.fits <= PAIR_FITS
         if sure and named != name1 and fits and pair.against >= PAIR_VETO:
             sure, name2 = False, named  # it names the other face: doubt
-        elif not sure and named in (name1, name2) and (
-                (fits and pair.against >= PAIR_SURE)
-                or (pair.photo_fits <= PHOTO_FITS and pair.photo_against >= PHOTO_SURE)):
+        elif not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2):
             if named != name1:
                 name1, name2 = named, name1
                 j1 = 4 * pair.winner + int(model.tile_turns[look.names[1]])
@@ -436,15 +434,6 @@ def _counter_despite_outline(structure: float, tint: tuple[float, float] | None)
 PAIR_SURE = 7.0
 PAIR_FITS = 4.0
 PAIR_VETO = 3.0
-#: A pair also names a close call's face when the photo lies at least PHOTO_SURE from the
-#: other face and at most PHOTO_FITS from the named one in the spreads photos of that pair
-#: show (each pair's own kappa, measured on calibration photos at enrolment: see
-#: calibrate.py). Tuned on 12 analysis photos each of the tuning families 1, 3 and 6 (the
-#: families with the most close calls; 30 look-alike doubts): 5 of them resolved, all right,
-#: and no wrong verdict of the pairs (12 of 529) would have passed. At 4 and 2, 3 wrong
-#: ones would have; at 3 and 2, 4.
-PHOTO_SURE = 4.5
-PHOTO_FITS = 1.5
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
 POOR_Z = 3.0         # ... so every close call is doubted too
