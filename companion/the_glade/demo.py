@@ -76,10 +76,16 @@ class Table:
 
 def demo_script(table: Table) -> tuple[Key | Callable[[], Any], ...]:
     """The button presses (and the tiles laid between them), from the games menu back to it."""
+    from companion.demo import choose
+
+    def pick(label: str) -> Callable[[], list[Key]]:
+        return choose(lambda: table.service, label)
+
     sure = table.retake_if_unsure
     return (
-        K.OK,                                   # The Glade
-        K.OK, K.OK,                             # New game, two players: Toni and Emma
+        pick("The Glade"),                      # The Glade
+        pick("New game"), pick("Replace it"),   # (a saved game of another part: replaced)
+        pick("2: "),                            # two players: Toni and Emma
         table.lay(TONI_1),                      # Toni lays three hedgehogs in column D
         K.OK, sure,                             # rule (legal, set of 3; retake if unsure)
         K.OK, K.OK,                             # accept, read which counter moved
