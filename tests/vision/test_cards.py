@@ -13,10 +13,12 @@ import pytest
 from companion.errors import ModelError
 from companion.vision.cards.faces import CUT_SIZE, FaceModel, render, upright
 from companion.vision.cards.find import (
+    align,
     card_height,
     cut_card,
     foreground,
     order_corners,
+    search,
     settle,
     stacks,
 )
@@ -87,6 +89,7 @@ def test_model_folder_round_trip_and_refusals(learnt, tmp_path: Path) -> None:
     save_card_model(card, tmp_path / "m")
     back = load_card_model(tmp_path / "m", "meadow")
     assert back.faces == card.faces and back.model.least == pytest.approx(model.least)
+    assert np.array_equal(back.model.templates, model.templates)
     with pytest.raises(ModelError):
         load_card_model(tmp_path / "m", "glass-garden")
     manifest = json.loads((tmp_path / "m" / "manifest.json").read_text())
@@ -132,3 +135,23 @@ def test_cards_are_found_on_a_table_and_cut_upright() -> None:
 def test_corners_are_ordered_the_photos_way_up() -> None:
     quad = np.array([[10, 90], [100, 95], [95, 5], [5, 0]])
     assert order_corners(quad).tolist() == [[5, 0], [95, 5], [100, 95], [10, 90]]
+
+
+def test_a_card_the_tables_colour_is_found_by_its_own_face(learnt) -> None:
+    model, faces = learnt
+    assert model.templates is not None and model.templates.shape[0] == len(faces)
+    # the table is the colour of the cards' border: no outline stands out, only the drawing
+    table = np.full((300, 400, 3), (235, 235, 235), np.uint8)
+    x, y = 151, 97
+    table[y:y + 98, x:x + 70] = cv2.resize(faces[2], (70, 98), interpolation=cv2.INTER_AREA)
+    view = cv2.cvtColor(table, cv2.COLOR_BGR2GRAY)
+    templates = {i: model.templates[i] for i in range(len(faces))}
+    (ax, ay, aw, ah), corr, key = align(view, (x + 9, y - 7, 70, 98), templates, 20)
+    assert key == 2 and corr > 0.9
+    assert abs(ax - x) < 1.0 and abs(ay - y) < 1.0 and abs(aw - 70) <= 1 and abs(ah - 98) <= 1
+    # far from where it was looked for, it is not found there
+    _box, corr, _key = align(view, (20, 20, 70, 98), templates, 10)
+    assert corr < 0.5
+    # looked for all over the view: found once, where it lies
+    peaks = search(view, {2: model.templates[2]}, (70, 98), 0.6)
+    assert len(peaks) == 1 and abs(peaks[0][0] - x) <= 1 and abs(peaks[0][1] - y) <= 1

@@ -1,15 +1,21 @@
 """Reading a Glass Garden from one photo: the 9 columns and the 6 glass cards.
 
 How: (1) what is not table (:func:`~companion.vision.cards.find.foreground`), at a working
-size; (2) the two glass columns, the only places three cards stand one above the other
-(:func:`~companion.vision.cards.find.stacks`), whose outer corners are the garden's corners;
-(3) the garden rectified through those corners, the card height and row gaps measured down
-the glass columns, the column gap from the width; (4) in each column the row whose slot a
-card fills (each card settled where it lies, a few mm off); (5) each card cut upright from
-the photo and identified among the faces it may be (a glass position: the glass faces, read
-as sunlight or dark; a column: the plants and critters). Anything not read with confidence is
-left out and listed in ``uncertain``, never guessed; a plant read twice is unsure in both
-places; a critter not in the middle row is unsure.
+size; (2) outlines where the garden may be: the two glass columns, the only places three cards
+stand one above the other (:func:`~companion.vision.cards.find.stacks`), whose outer corners
+are the garden's corners; (3) the garden rectified through an outline and each glass card
+found there by its own face (:func:`~companion.vision.cards.find.align`: the faces it looks
+likeliest to be, matched by normalised correlation, which needs no contrast between card and
+table); fewer than four glass cards found, and the outline is passed over for the next, or,
+found only roughly, tried again as they give it; (4) the garden's grid drawn through the
+glass cards found, and in each column each row looked at the same way: the card is in the row
+its face matches best, unless another row matches nearly as well and shows a face for sure;
+(5) each card cut upright from the photo where it was found and identified among the faces it
+may be (a glass position: the glass faces, read as sunlight or dark; a column: the plants and
+critters). When no outline stands out (cards the table's colour), the glass cards are looked
+for by their faces all over the photo (:func:`glass_outlines`). Anything not read with
+confidence is left out and listed in ``uncertain``, never guessed; a plant read twice is
+unsure in both places; a critter not in the middle row is unsure.
 """
 
 from __future__ import annotations
@@ -34,30 +40,56 @@ from companion.vision.cards.find import (
     cut_card,
     extreme,
     foreground,
+    search,
     settle,
     stacks,
 )
 from companion.vision.cards.model import CardModel
 
-#: A slot this much covered by card holds one; a second slot this much covered in the same
-#: column makes the column unsure.
-FULL, SECOND = 0.35, 0.6
-#: How far (share of the card's height) a card is looked for around its slot.
+#: How far (share of the card's height) a card is settled in the mask around its slot.
 REACH = 0.09
+#: A slot this much covered by card in the mask, with no other row of its column covered
+#: ``SECOND`` as much, is the mask's clear say on the column's row: the faces must agree.
+FULL, SECOND = 0.6, 0.3
 #: How many faces (the likeliest by the rough cut) a card is then looked for by, how far
 #: around its rough place (share of the card's height), and how well at least one must match
-#: (normalised correlation) for its place to be taken.
+#: (normalised correlation) for a column's card to be looked at.
 SHORTLIST, ALIGN_REACH, ALIGN_MIN = 3, 0.2, 0.3
 #: A glass card is surely where its face matches this well (the grid is drawn through those);
 #: a column's card is in the row its face matches best, at least ``ROW_MATCH`` and ``ROW_LEAD``
 #: ahead of any other row's match (one not of this same card), else the column is unsure.
 CARD_MATCH, ROW_MATCH, ROW_LEAD = 0.6, 0.45, 0.25
+#: Glass cards matching this well (not ``CARD_MATCH``) only give an outline to try again.
+ROUGH_MATCH = 0.45
 #: At most this many outlines are tried.
 OUTLINES = 4
+#: When nothing is outlined, glass cards are looked for all over the photo shown this tall
+#: (pixels), the photo turned by each of these angles (degrees).
+SEARCH_HEIGHT, SEARCH_TURNS = 40, (0.0, -4.0, 4.0, -8.0, 8.0)
+#: ... and taken where one matches at least this well (the outline is then checked as any).
+SEARCH_MATCH = 0.5
 #: The sizes (share of the size measured) a card is looked for at: before the grid is known,
 #: and once the glass cards gave it.
 SCALES = (0.91, 0.94, 0.97, 1.0, 1.03, 1.06, 1.09)
 NEAR_SCALES = (0.97, 1.0, 1.03)
+
+
+def _grid(found: list[tuple[tuple[float, float, float, float], float]], sure: list[int]
+          ) -> np.ndarray | None:
+    """The garden's grid (column and row -> card centre) through the glass cards ``sure``
+    (indices into ``found``, the six glass cards' boxes and matches): a perspective when two
+    or more stand on each side, else the nearest affine map; None with fewer than four or
+    none on a side."""
+    left = [i for i in sure if i < 3]
+    if len(sure) < 4 or not left or len(left) == len(sure):
+        return None
+    src = np.float32([[0 if i < 3 else 10, i % 3] for i in sure])
+    dst = np.float32([[b[0] + b[2] / 2, b[1] + b[3] / 2] for b, _c in (found[i] for i in sure)])
+    if min(len(left), len(sure) - len(left)) >= 2:
+        grid, _ok = cv2.findHomography(src, dst, 0)
+        return grid
+    affine, _ok = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
+    return None if affine is None else np.vstack([affine, [0, 0, 1]])
 
 
 def _at(grid: np.ndarray, col: float, row: float, w: float, h: float
@@ -160,20 +192,115 @@ def read_garden(model: CardModel, photo: np.ndarray, deck: Any) -> Reading:
     start = time.perf_counter()
     cw_mm, ch_mm = model.card_size_mm
     aspect = cw_mm / ch_mm
-    for n, (quad, mask, scale) in enumerate(outlines(photo, aspect)):
-        if n >= OUTLINES:
-            break
+    why = "no glass cards where the garden's corners seemed to be"
+    try:
+        for n, (quad, mask, scale) in enumerate(outlines(photo, aspect)):
+            if n >= OUTLINES:
+                break
+            reading = _read_at(model, photo, deck, quad, mask, scale, aspect)
+            if reading is not None:
+                reading.seconds = time.perf_counter() - start
+                return reading
+    except RecognitionError as exc:
+        why = str(exc)
+    # the cards stand out too little from the table: the glass cards looked for by their faces
+    for quad, mask, scale in glass_outlines(model, photo, aspect):
         reading = _read_at(model, photo, deck, quad, mask, scale, aspect)
         if reading is not None:
             reading.seconds = time.perf_counter() - start
             return reading
-    raise _no_garden("no glass cards where the garden's corners seemed to be")
+    if why.startswith("no garden found"):
+        raise RecognitionError(why)
+    raise _no_garden(why)
+
+
+def glass_outlines(model: CardModel, photo: np.ndarray, aspect: float
+                   ) -> Iterator[tuple[np.ndarray, np.ndarray, float]]:
+    """Where the garden may be by its glass cards alone, each looked for by its faces all over
+    the photo (at the lone cards' height or a few a garden in view can have, turned a little
+    either way): outlines as :func:`outlines` gives them. For photos whose cards stand out too
+    little from the table to be outlined."""
+    h, w = photo.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    small = cv2.resize(photo, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    mask = foreground(small)
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    glass = {i: model.model.templates[i] for i, (_c, f) in enumerate(model.faces)
+             if f in GLASS_FACES}
+    guess = card_height(mask, aspect)
+    heights = (([guess * k for k in (1.0, 0.93, 1.07)] if guess else [])
+               + list(small.shape[0] * np.geomspace(1 / 9, 1 / 4, 8)))
+    th = SEARCH_HEIGHT
+    tw = round(th * aspect)
+    sh, sw = gray.shape
+    for card_h in heights:
+        for angle in SEARCH_TURNS:
+            f = th / card_h
+            turn = cv2.getRotationMatrix2D((sw / 2, sh / 2), angle, f)
+            out_w, out_h = round(sw * f * 1.1), round(sh * f * 1.1)
+            turn[:, 2] += (out_w / 2 - sw / 2, out_h / 2 - sh / 2)
+            view = cv2.warpAffine(gray, turn, (out_w, out_h), flags=cv2.INTER_AREA,
+                                  borderMode=cv2.BORDER_REPLICATE)
+            quad = _glass_quad(search(view, glass, (tw, th), SEARCH_MATCH), tw, th)
+            if quad is None:
+                continue
+            back = cv2.invertAffineTransform(turn)
+            quad = quad @ back[:, :2].T + back[:, 2]
+            yield quad / scale, mask, scale
+
+
+def _glass_quad(peaks: list[tuple[float, float, float, int]], tw: int, th: int
+                ) -> np.ndarray | None:
+    """The garden's corners from the glass cards found (top-left corners ``peaks``, cards
+    ``tw`` x ``th``): the leftmost and rightmost stacks of two or three; None when they do not
+    stand as a garden's glass columns."""
+    if len(peaks) < 4:
+        return None
+    xs = np.array([p[0] for p in peaks])
+    ys = np.array([p[1] for p in peaks])
+    left = xs <= xs.min() + tw / 2
+    right = xs >= xs.max() - tw / 2
+    if left.sum() < 2 or right.sum() < 2 or xs.max() - xs.min() < 5 * tw:
+        return None
+    spans = []
+    for side in (left, right):
+        top, bottom = ys[side].min(), ys[side].max() + th
+        if side.sum() > 3 or bottom - top > 3.6 * th:
+            return None
+        spans.append((top, bottom, side.sum() == 3))
+    # a column of two (one card not matched) takes its top and bottom from the other
+    (lt, lb, l3), (rt, rb, r3) = spans
+    if l3 and not r3:
+        rt, rb = rt + (lt - lt), rt + (lb - lt) if abs(rt - lt) < th / 2 else rb - (lb - lt)
+    elif r3 and not l3:
+        lt, lb = lt, lt + (rb - rt) if abs(lt - rt) < th / 2 else lb - (rb - rt)
+    x0, x1 = xs[left].min(), xs[right].max() + tw
+    quad = np.array([[x0, lt], [x1, rt], [x1, rb], [x0, lb]], np.float64)
+    width, height = x1 - x0, (lb - lt + rb - rt) / 2
+    return quad if 2.0 <= width / max(height, 1) <= 3.6 else None
 
 
 def _read_at(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
-             mask: np.ndarray, scale: float, aspect: float) -> Reading | None:
+             mask: np.ndarray, scale: float, aspect: float, refine: bool = True
+             ) -> Reading | None:
     """The garden read from ``photo`` in the outline ``quad``; None when fewer than four of
-    its glass cards are found there by their faces (not a garden, or not this outline)."""
+    its glass cards are found there by their faces (not a garden, or not this outline). With
+    ``refine``, glass cards matched only roughly give a better outline, read again once."""
+    got = _read_in(model, photo, deck, quad, mask, scale, aspect, None)
+    if isinstance(got, tuple) and refine:
+        again = _read_in(model, photo, deck, got[0].astype(np.float64), mask, scale, aspect,
+                         got[1])
+        return again if isinstance(again, Reading) else None
+    return got if isinstance(got, Reading) else None
+
+
+def _read_in(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
+             mask: np.ndarray, scale: float, aspect: float,
+             size: tuple[float, float] | None
+             ) -> Reading | tuple[np.ndarray, tuple[float, float]] | None:
+    """:func:`_read_at`'s one reading: a Reading, None, or the outline (photo corners) and
+    card size (rectified view) to read again with. ``size``: the card size measured by a
+    reading before (else it is measured down the glass columns of the mask)."""
     top = np.linalg.norm(quad[1] - quad[0])
     bottom = np.linalg.norm(quad[2] - quad[3])
     side = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
@@ -197,6 +324,9 @@ def _read_at(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
     g2 = float(np.mean([g[1] for g in gaps])) if gaps else 0.0
     h = (hr - g1 - g2) / 3
     w = h * aspect
+    if size is not None:
+        w, h = size
+        g1 = g2 = max(0.0, (hr - 3 * h) / 2)
     gy = (g1 + g2) / 2
     gx = max(-0.03 * w, (wr - 11 * w) / 10)
     if not -0.1 * w < gx < 0.6 * w:
@@ -242,21 +372,22 @@ def _read_at(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
         glass_boxes.append((b[0] + dx, b[1] + dy, w, h))
     glass_found = find(glass_boxes, [glass_ids] * 6, SCALES)
     sure = [i for i, (_b, corr) in enumerate(glass_found) if corr >= CARD_MATCH]
-    left = [i for i in sure if i < 3]
-    if len(sure) < 4 or not left or len(left) == len(sure):
-        return None
-    # the garden's grid through the glass cards found: column and row -> card centre (a
-    # perspective when two or more stand on each side, else the nearest affine map)
-    src = np.float32([[0 if i < 3 else 10, i % 3] for i in sure])
-    dst = np.float32([[b[0] + b[2] / 2, b[1] + b[3] / 2]
-                      for b, _c in (glass_found[i] for i in sure)])
-    if min(len(left), len(sure) - len(left)) >= 2:
-        grid, _ok = cv2.findHomography(src, dst, 0)
-    else:
-        affine, _ok = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
-        grid = None if affine is None else np.vstack([affine, [0, 0, 1]])
+    grid = _grid(glass_found, sure)
     if grid is None:
-        return None
+        # matched only roughly (the outline a little turned or off)? then through the
+        # glass cards matched at all, the outline they give is tried again
+        rough_ids = [i for i, (_b, corr) in enumerate(glass_found) if corr >= ROUGH_MATCH]
+        rough = _grid(glass_found, rough_ids)
+        if rough is None or size is not None:
+            return None
+        rw = float(np.median([glass_found[i][0][2] for i in rough_ids]))
+        rh = float(np.median([glass_found[i][0][3] for i in rough_ids]))
+        corners = np.array([_at(rough, 0, 0, rw, rh)[:2],
+                            np.add(_at(rough, 10, 0, rw, rh)[:2], (rw, 0)),
+                            np.add(_at(rough, 10, 2, rw, rh)[:2], (rw, rh)),
+                            np.add(_at(rough, 0, 2, rw, rh)[:2], (0, rh))], np.float32)
+        outline = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+        return outline, (rw, rh)
     w = float(np.median([glass_found[i][0][2] for i in sure]))
     h = float(np.median([glass_found[i][0][3] for i in sure]))
     for i, pos in enumerate(GLASS_POSITIONS):
@@ -276,6 +407,11 @@ def _read_at(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
         # another row matching well, where it did not find this same card, is a rival
         rivals = [t for t in tries[1:] if t[0] > best[0] - ROW_LEAD
                   and np.hypot(t[2][0] + t[2][2] / 2 - bx, t[2][1] + t[2][3] / 2 - by) > h / 2]
+        # the mask's clear say (one row full of card, no other nearly so) must agree
+        covers = [settle(integral, boxes[3 * c + r], reach)[1] for r in range(3)]
+        clear = [r for r in range(3) if covers[r] >= FULL]
+        if len(clear) == 1 and sorted(covers)[1] < SECOND and clear[0] != best[1]:
+            column_unsure.add(c)
         if best[0] < ROW_MATCH:
             column_unsure.add(c)
         elif rivals:  # unsure unless none of them shows a face for sure (looked at below)

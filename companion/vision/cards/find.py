@@ -275,7 +275,8 @@ def align(view: np.ndarray, box: tuple[float, float, float, float],
     """Where the card near ``box`` (x, y, w, h in ``view``, a gray uint8 image in which cards
     stand upright) lies, found by its own face: each of ``templates`` (gray, whole faces to
     their edges, by a key such as the face's number) is looked for within ``reach`` pixels of
-    the box, at each of ``scales`` of the box's size, by normalised cross-correlation. This
+    the box, at each of ``scales`` of the box's size (every template at the middle one and
+    every third from it, the best template at the others), by normalised cross-correlation. This
     needs no contrast between the card and the table, only the face's own drawing. Returns
     the box where the best match lies (to a fraction of a pixel), its correlation (1: the
     face exactly) and the key of the template; correlation -1 and the box unchanged when
@@ -285,20 +286,31 @@ def align(view: np.ndarray, box: tuple[float, float, float, float],
     calls whose keys name the same templates)."""
     cache = {} if cache is None else cache
     best = (-1.0, box, -1)
-    for s in scales:
+    mid = len(scales) // 2
+    coarse = sorted(set(scales[mid::3]) | set(scales[mid::-3]))
+    for s in coarse:  # every template at a few sizes, then the best one at every size
         for i, tpl in templates.items():
-            peak, at = _match(view, box, (i, tpl), s, reach, cache)
+            peak, at = _match(view, box, (i, tpl), s, reach, cache, best[0])
             if peak > best[0]:
                 best = (peak, at, i)
+    if best[2] in templates:
+        key = best[2]
+        for s in scales:
+            if s not in coarse:
+                peak, at = _match(view, box, (key, templates[key]), s, reach, cache,
+                                  best[0])
+                if peak > best[0]:
+                    best = (peak, at, key)
     return best[1], best[0], best[2]
 
 
 def _match(view: np.ndarray, box: tuple[float, float, float, float],
            keyed: tuple[int, np.ndarray],
-           s: float, reach: float, cache: dict[tuple[int, int, int], np.ndarray]
-           ) -> tuple[float, tuple[float, float, float, float]]:
+           s: float, reach: float, cache: dict[tuple[int, int, int], np.ndarray],
+           beat: float = -1.0) -> tuple[float, tuple[float, float, float, float]]:
     """The best correlation of the template (``keyed``: its key and image) at ``s`` times
-    ``box``'s size, centred within ``reach`` of the box's centre, and the box it fills there."""
+    ``box``'s size, centred within ``reach`` of the box's centre, and the box it fills there
+    (found to a fraction of a pixel only when the correlation is above ``beat``)."""
     x, y, w, h = box
     cx, cy = x + w / 2, y + h / 2
     vh, vw = view.shape[:2]
@@ -316,6 +328,8 @@ def _match(view: np.ndarray, box: tuple[float, float, float, float],
         cache[key] = small
     res = cv2.matchTemplate(view[y0:y1, x0:x1], small, cv2.TM_CCOEFF_NORMED)
     _lo, peak, _at, (px, py) = cv2.minMaxLoc(res)
+    if peak <= beat:
+        return float(peak), box
     fx, fy = float(px) + _vertex(res, py, px, 1), float(py) + _vertex(res, py, px, 0)
     return float(peak), (x0 + fx, y0 + fy, float(tw), float(th))
 
@@ -333,3 +347,36 @@ def _vertex(res: np.ndarray, row: int, col: int, axis: int) -> float:
         a, b, c = res[row - 1, col], res[row, col], res[row + 1, col]
     den = a - 2 * b + c
     return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)) if den < 0 else 0.0
+
+
+def search(view: np.ndarray, templates: dict[int, np.ndarray], size: tuple[int, int],
+           least: float) -> list[tuple[float, float, float, int]]:
+    """Every place in ``view`` (gray uint8, cards upright) where one of ``templates`` (gray
+    whole faces, by key) shown at ``size`` (width, height, pixels) matches at least ``least``
+    (normalised correlation), strongest first, no two closer than half a card: the top-left
+    corner, the correlation and the template's key of each. For finding cards when nothing
+    else did (slow on a large view: shrink it so a card is some 40 pixels tall)."""
+    tw, th = size
+    if view.shape[0] <= th or view.shape[1] <= tw:
+        return []
+    best = None
+    which = None
+    for key, tpl in templates.items():
+        res = cv2.matchTemplate(view, cv2.resize(tpl, (tw, th), interpolation=cv2.INTER_AREA),
+                                cv2.TM_CCOEFF_NORMED)
+        if best is None:
+            best, which = res, np.full(res.shape, key, np.int32)
+        else:
+            better = res > best
+            best[better] = res[better]
+            which[better] = key
+    assert best is not None and which is not None
+    peaks = (best >= least) & (best >= cv2.dilate(best, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-best[ys, xs])
+    out: list[tuple[float, float, float, int]] = []
+    for i in order:
+        x, y = float(xs[i]), float(ys[i])
+        if all(abs(x - a) > tw / 2 or abs(y - b) > th / 2 for a, b, _c, _k in out):
+            out.append((x, y, float(best[ys[i], xs[i]]), int(which[ys[i], xs[i]])))
+    return out
