@@ -1,23 +1,33 @@
-"""The store beside a forest board: loose counters (either side up, turned any way, touching
-lightly) named with their side, match counters by icon and value; a store out of the photo
+"""The store beside a forest board, on SAMPLE art the recogniser never saw before the test (a
+new art family): loose counters (either side up, turned any way, touching lightly) named
+with their side, match counters by icon and value; a thing that is no counter is counted
+as a doubt, never named; glare and the table's grain are no things; a store out of the photo
 gives no store fields (the scan cannot say what lies there)."""
 
 from __future__ import annotations
 
+import os
+
+import cv2
 import numpy as np
 import pytest
 
-from companion.the_glade.recognition.families import FamilyArt
+from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
 from companion.the_glade.recognition.glade_model import build_glade_model
 from companion.the_glade.recognition.glade_sim import render_forest_photo, sample_glade_pack
 from companion.the_glade.recognition.sim import random_forest, sample_pack
 from companion.the_glade.recognition.store import read_store
 from companion.vision.sim import Camera, Degradations
 
+#: A family nobody tuned on (tuning used families 1-8, the benchmark records from 1000 on),
+#: fixed so that the suite gives the same answer on every run; COMPANION_TEST_FAMILY tries
+#: another.
+FAMILY = int(os.environ.get("COMPANION_TEST_FAMILY") or 2 * HELD_OUT_FROM + 731_415)
+
 
 @pytest.fixture(scope="module")
 def family():
-    art = FamilyArt(5)
+    art = FamilyArt(FAMILY)
     pack = sample_pack(art=art, boards=((7, 7, "D4"),))
     glade = sample_glade_pack(art)
     return pack, glade, build_glade_model(pack, glade)
@@ -30,23 +40,75 @@ def _read(pack, model, photo, truth):
                       photo, None, None)
 
 
+def _named(result: dict) -> list[str]:
+    return result["store"] + [f"{m['kind']}:{m['icon']}:{m['value']}"
+                              for m in result["store_match_counters"]]
+
+
 def test_counters_either_side_up_and_match_counters_are_named(family) -> None:
     pack, glade, model = family
     forest = random_forest(np.random.default_rng(1), pack.boards[0].geometry, pack)
-    store = ["blue-double", "blue-single", "red-single", "yellow-double", "green-single"]
-    matches = [{"kind": "leaf", "icon": "oak", "value": 4},
-               {"kind": "creature", "icon": "mouse/beech", "value": 1}]
+    store = ["blue-double", "blue-single", "red-single", "yellow-double", "green-single",
+             "yellow-single"]
+    # a leaf's four values differ only by their pips; creature and fruit counters by icon
+    matches = [{"kind": "leaf", "icon": "oak", "value": v} for v in (1, 2, 3, 4)]
+    matches += [{"kind": "creature", "icon": "mouse/beech", "value": 1},
+                {"kind": "fruit", "icon": "acorn/maple", "value": 1}]
     photo, truth = render_forest_photo(pack, glade, forest, store, matches, 7,
                                        spoil=Degradations(glare=False, clutter=False))
     result = _read(pack, model, photo, truth).result(with_matches=True)
-    named = result["store"] + [f"{m['kind']}:{m['icon']}" for m in
-                               result["store_match_counters"]]
-    truth_named = truth["store"] + [f"{m['kind']}:{m['icon']}" for m in
-                                    truth["store_match_counters"]]
-    # nothing named wrongly; what is not named is counted as a doubt
-    assert all(named.count(n) <= truth_named.count(n) for n in named)
-    assert len(named) + result["store_uncertain"] >= len(truth_named)
     assert result["store"] == sorted(store)
+    leaves = [m for m in result["store_match_counters"] if m["kind"] == "leaf"]
+    assert leaves == [{"kind": "leaf", "icon": "oak", "value": v} for v in (1, 2, 3, 4)]
+    # this art's mouse and squirrel look alike: named right, or counted as a doubt
+    named, want = _named(result), _named(truth)
+    assert all(named.count(n) <= want.count(n) for n in named), (named, want)
+    assert len(named) + result["store_uncertain"] == len(want)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_full_stores_in_spoilt_photos_are_never_named_wrong(family, seed: int) -> None:
+    """Nine counters (several touching) and two match counters, with every spoiler: what
+    is named is there, and whatever is not named is counted as a doubt."""
+    pack, glade, model = family
+    rng = np.random.default_rng(seed)
+    forest = random_forest(rng, pack.boards[0].geometry, pack)
+    colours = ("yellow", "blue", "red", "green")
+    store = [f"{colours[int(rng.integers(4))]}-{('single', 'double')[int(rng.integers(2))]}"
+             for _ in range(9)]
+    faces = glade.match_counters
+    matches = [faces[int(i)].to_dict() for i in rng.choice(len(faces), 2, replace=False)]
+    photo, truth = render_forest_photo(pack, glade, forest, store, matches, 100 + seed)
+    result = _read(pack, model, photo, truth).result(with_matches=True)
+    named, want = _named(result), _named(truth)
+    assert all(named.count(n) <= want.count(n) for n in named), (named, want)
+    assert len(named) + result["store_uncertain"] >= len(want)
+
+
+def test_a_thing_that_is_no_counter_is_a_doubt_and_glare_is_nothing(family) -> None:
+    pack, glade, model = family
+    forest = random_forest(np.random.default_rng(2), pack.boards[0].geometry, pack)
+    photo, truth = render_forest_photo(pack, glade, forest, ["red-single"], [], 11,
+                                       spoil=Degradations(glare=False, clutter=False))
+    hm = np.array(truth["homography"])
+    red = truth["store_at"][0]["at"]
+    # a die (a light square with pips) on the table, well away from the counter
+    spot = (-120.0 if red[0] < -350 else -600.0, 460.0 if red[1] < 300 else 150.0)
+    die = cv2.perspectiveTransform(np.array([[[spot[0] + dx, spot[1] + dy] for dx, dy in (
+        (-35, -35), (35, -35), (35, 35), (-35, 35))]], np.float32), hm)[0]
+    cv2.fillPoly(photo, [die.astype(np.int32)], (235, 235, 240), cv2.LINE_AA)
+    for dx, dy in ((-15, -15), (0, 0), (15, 15)):
+        p = cv2.perspectiveTransform(np.array([[[spot[0] + dx, spot[1] + dy]]], np.float32),
+                                     hm)[0, 0]
+        cv2.circle(photo, (int(p[0]), int(p[1])), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    result = _read(pack, model, photo, truth).result(with_matches=True)
+    assert result["store"] == ["red-single"]
+    assert result["store_uncertain"] == 1
+    # an empty store under glare: nothing at all
+    photo, truth = render_forest_photo(pack, glade, forest, [], [], 12,
+                                       spoil=Degradations(clutter=False))
+    assert _read(pack, model, photo, truth).result(with_matches=True) == {
+        "store": [], "store_match_counters": [], "store_uncertain": 0}
 
 
 def test_a_store_out_of_the_photo_gives_no_store_fields(family) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +24,13 @@ import numpy as np
 from companion.errors import ModelError
 from companion.storage import read_data_file
 from companion.the_glade.recognition.glade_pack import GladePack, MatchFace
+from companion.the_glade.recognition.glade_polar import PolarFaces
 from companion.the_glade.recognition.pack import Pack
 from companion.vision.board import BoardFinder
 from companion.vision.patches import cut
 
 FORMAT = "the-glade-glade"
-VERSION = 1
+VERSION = 2
 #: A counter's diameter in working pixels, the disc patch's side, the share of the
 #: diameter it covers, the angles kept per face and the smoothing (working px).
 WORK_COUNTER = 28
@@ -38,6 +40,11 @@ TURNS = 24
 SMOOTH = 1.0
 #: The least spread (grey levels) a disc vector is divided by.
 FLOOR = 12.0
+#: Each counter face is kept as an image too, at twice the working scale (a store's
+#: counters are named from the photo at that scale, see :mod:`glade_polar`).
+FACE_PX = 2 * WORK_COUNTER
+_PARAMS = {"work_counter": WORK_COUNTER, "patch": PATCH, "turns": TURNS, "inset": INSET,
+           "face_px": FACE_PX}
 
 
 def disc(size: int = PATCH) -> np.ndarray:
@@ -85,6 +92,11 @@ def face_vectors(image: np.ndarray) -> np.ndarray:
     return disc_vectors(patches)
 
 
+def face_image(image: np.ndarray) -> np.ndarray:
+    """A counter face (BGR, the disc inscribed in the image) at FACE_PX."""
+    return cv2.resize(image, (FACE_PX, FACE_PX), interpolation=cv2.INTER_AREA)
+
+
 @dataclass
 class GladeModel:
     """Everything a glade or store scan needs beyond the forest model."""
@@ -92,6 +104,8 @@ class GladeModel:
     face_names: list[str]           # per face: a counter name, or a match counter's name
     face_matches: list[dict | None]  # per face: the match counter (None for a toadstool one)
     templates: np.ndarray           # (faces * TURNS, PATCH*PATCH*3) float32, face-major
+    faces: np.ndarray = field(default_factory=lambda: np.zeros((0, FACE_PX, FACE_PX, 3),
+                                                               np.uint8))  # upright, BGR
     finder: BoardFinder | None = None
     working: np.ndarray | None = None   # the empty glade board at the working scale (BGR)
     scale: float = 1.0                  # working px per glade-image px
@@ -109,6 +123,11 @@ class GladeModel:
     def has_matches(self) -> bool:
         return any(m is not None for m in self.face_matches)
 
+    @cached_property
+    def polar(self) -> PolarFaces:
+        """The faces ready to be matched at any angle (made once per loaded model)."""
+        return PolarFaces(self.faces)
+
     @property
     def face_of(self) -> np.ndarray:
         """The face number of each template."""
@@ -121,17 +140,22 @@ def build_glade_model(pack: Pack, glade: GladePack) -> GladeModel:
     names: list[str] = []
     matches: list[dict | None] = []
     vecs = []
+    images = []
     for face in pack.counters:
         names.append(face.counter)
         matches.append(None)
         vecs.append(face_vectors(face.image))
+        images.append(face_image(face.image))
     for m in glade.match_counters:
         names.append(_match_name(m))
         matches.append(m.to_dict())
         vecs.append(face_vectors(m.image))
+        images.append(face_image(m.image))
     dim = PATCH * PATCH * 3
     model = GladeModel(names, matches, np.concatenate(vecs).astype(np.float32) if vecs
-                       else np.zeros((0, dim), np.float32))
+                       else np.zeros((0, dim), np.float32),
+                       np.stack(images) if images
+                       else np.zeros((0, FACE_PX, FACE_PX, 3), np.uint8))
     if glade.glade is None:
         return model
     g = glade.glade
@@ -172,11 +196,10 @@ def _match_name(m: MatchFace) -> str:
 def save_glade_model(model: GladeModel, out: Path) -> None:
     """Write ``glade.json`` and ``glade.npz`` into the model folder ``out``."""
     out = Path(out)
-    arrays: dict[str, np.ndarray] = {"templates": model.templates.astype(np.float16)}
+    arrays: dict[str, np.ndarray] = {"templates": model.templates.astype(np.float16),
+                                     "faces": model.faces}
     meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "face_names": model.face_names,
-                            "face_matches": model.face_matches,
-                            "params": {"work_counter": WORK_COUNTER, "patch": PATCH,
-                                       "turns": TURNS, "inset": INSET}}
+                            "face_matches": model.face_matches, "params": dict(_PARAMS)}
     if model.finder is not None and model.working is not None:
         arrays.update(model.finder.to_arrays("g_"))
         arrays["working"] = model.working
@@ -199,16 +222,17 @@ def load_glade_model(folder: Path) -> GladeModel | None:
     try:
         meta = read_data_file(path, "model file glade.json", error=ModelError)  # bounded
         if meta.get("format") != FORMAT or meta.get("version") != VERSION or meta.get(
-                "params") != {"work_counter": WORK_COUNTER, "patch": PATCH, "turns": TURNS,
-                              "inset": INSET}:
+                "params") != _PARAMS:
             raise ModelError(f"model folder {folder}: glade.json is of another format or "
                              f"made with other settings{again}")
         with np.load(folder / "glade.npz") as z:
             arrays = {k: z[k] for k in z.files}
         model = GladeModel(list(meta["face_names"]), list(meta["face_matches"]),
-                           arrays["templates"].astype(np.float32))
-        if len(model.templates) != len(model.face_names) * TURNS:
-            raise ValueError("templates and face names disagree")
+                           arrays["templates"].astype(np.float32),
+                           arrays["faces"].astype(np.uint8))
+        if len(model.templates) != len(model.face_names) * TURNS or model.faces.shape != (
+                len(model.face_names), FACE_PX, FACE_PX, 3):
+            raise ValueError("templates, faces and face names disagree")
         if "labels" in meta:
             model.finder = BoardFinder.from_arrays(arrays, "g_")
             model.working = arrays["working"]

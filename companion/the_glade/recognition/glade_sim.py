@@ -457,7 +457,8 @@ def render_forest_photo(pack: Pack, glade: GladePack, state: dict[str, Any],
                         ) -> tuple[np.ndarray, dict[str, Any]]:
     """A photo of a forest board (``state`` as :func:`sim.render_photo` takes it) with its
     store on the table to its left (as its owner sees it), and the truth: the forest scan's
-    plus ``store`` and ``store_match_counters``."""
+    plus ``store`` and ``store_match_counters``, and ``store_at``: each store thing and where
+    it lies (board-image px), for benchmarks that say which one was missed."""
     rng = np.random.default_rng(seed)
     spoil = Degradations() if spoil is None else spoil
     state, board, scene = forest_scene(pack, state, rng)
@@ -470,6 +471,7 @@ def render_forest_photo(pack: Pack, glade: GladePack, state: dict[str, Any],
     layer = np.zeros((h, reach, 3), np.uint8)
     alpha = np.zeros((h, reach), np.uint8)
     by_name = {m.name: m for m in glade.match_counters}
+    laid: list[dict[str, Any]] = []
     for k, (x, y) in zip(order, spots, strict=True):
         kind, item = items[int(k)]
         if kind == "counter":
@@ -481,6 +483,8 @@ def render_forest_photo(pack: Pack, glade: GladePack, state: dict[str, Any],
         m = cv2.getRotationMatrix2D((n / 2, n / 2), float(rng.uniform(0, 360)), d / n)
         cx = reach - w * STORE_FILL + x - 0.03 * w
         m[:, 2] += (cx - n / 2, y - n / 2)
+        laid.append({"thing": item if kind == "counter" else dict(item),
+                     "at": [round(cx - reach, 1), round(y, 1)]})
         _paste(layer, sprite, mask, m, rim=60.0, shadow=0.0)
         alpha = np.maximum(alpha, cv2.warpAffine(mask, m, (reach, h)))
     camera = camera or Camera.random(rng, coverage=(1.0, 1.22), turn=15.0, tilt=8.0)
@@ -508,5 +512,6 @@ def render_forest_photo(pack: Pack, glade: GladePack, state: dict[str, Any],
     truth["store_match_counters"] = sorted((dict(m) for m in store_matches),
                                            key=lambda m: (m["kind"], m["icon"], m["value"]))
     truth["store_uncertain"] = 0
+    truth["store_at"] = laid  # where each store thing lies, board-image px
     truth["homography"] = to_board.tolist()
     return photo, truth

@@ -5,14 +5,22 @@ the forest board as its owner sees it (spec: ``store``, ``store_match_counters``
 The store area is the table beside the board's left edge, STORE_REACH of the board's width
 out and level with it, seen through the board's own homography: the board found in the photo
 says where the store is and how large a counter looks there. The area is rectified at the
-working scale of :mod:`glade_model`; the table's look is estimated by a wide median (counters
-are small beside it), and whatever stands out from it is a thing lying there. Each disc of a
-counter's size in that mask (counters touch at most lightly, so their centres are a diameter
-apart) is named by the best counter face at any angle, toadstool or match counter, with the
-photo's light colour (measured on the board's border) divided out. A disc whose best face is
-not clearly one face, or a thing there that is no counter at all, is counted in
-``store_uncertain`` and left out of both lists. When the area is not wholly in the photo the
-fields are left out: the scan cannot say what lies in it.
+working scale of :mod:`glade_model` and at twice it. The table's look is estimated by a wide
+median (counters are small beside it); a place where a counter-sized disc differs from it by
+DETECT times the table's own grain (its median difference, so a grainy wooden table or a
+cloth does not count as things, and a counter of the table's colour still differs in its
+print and rim) may hold a counter. Such places are taken as disc maxima a few pixels apart,
+so two touching counters are two places (a counter between them is suppressed once one is
+named: counters touch at most lightly). Each place is named by :mod:`glade_polar`: every
+face, toadstool or match counter, compared at every angle in 3.75 degree steps at twice the
+working scale, with the photo's light colour (measured on the board's border) divided out.
+
+A place whose best face fits and is clearly that face is named; otherwise it is counted in
+``store_uncertain`` (left out of both lists) when it is a thing at all: its drawing fits a
+counter's colours aside, or it has an outline or a print; a place with neither is the
+table's grain, glare or a shadow. Every threshold was tuned on ``families.TUNING_FAMILIES``
+only. When the area is not wholly in the photo the fields are left out: the scan cannot say
+what lies in it.
 """
 
 from __future__ import annotations
@@ -24,34 +32,41 @@ import cv2
 import numpy as np
 
 from companion.the_glade.recognition.counter_colour import board_light
-from companion.the_glade.recognition.glade_board import best_faces
-from companion.the_glade.recognition.glade_model import WORK_COUNTER, GladeModel, disc
+from companion.the_glade.recognition.glade_model import (
+    SMOOTH,
+    WORK_COUNTER,
+    GladeModel,
+    disc,
+)
+from companion.the_glade.recognition.glade_polar import prepare
 from companion.vision.board import project, rectify
 
 #: The store's reach left of the board, as a share of the board image's width, and the gap
 #: left next to the board's edge (its shadow).
 STORE_REACH = 0.8
 EDGE_GAP = 0.01
-#: A pixel stands out from the table by this much (sum of |BGR| differences) at least, and
-#: by GRAIN times the table's median difference (its grain).
-STANDS_OUT = 30.0
-GRAIN = 5.0
-#: A disc of a counter's size this much covered by what stands out may be a counter (a
-#: counter face must then fit it).
-COVERED = 0.6
-#: Decision thresholds (tuned on families.TUNING_FAMILIES only).
-NAME_MARGIN = 0.12  # (second face - best) / (second + best) below this: which counter?
-MAX_FIT = 0.22      # the best face's distance above this: no counter enrolled
-#: Votes (of the accumulator) a counter-sized circle needs to be looked at.
-CIRCLE_VOTES = 18
-#: A counter's print spreads its disc's values this much (grey levels) at least: a patch of
-#: light on the table fits a plain counter face once its contrast is scaled up.
-MIN_SPREAD = 6.0
-LEFT_OVER = 0.3     # a thing left over of this share of a counter's area: not named
-#: A thing has an outline: the gradient round a disc (or over a thing left over) this many
-#: times the table's median. Glare on the table stands out from it, but smoothly; a disc
-#: that a counter face fits is kept whatever its outline.
-EDGE = 3.0
+#: A place stands out from the table when a counter-sized disc there differs from the
+#: table (a wide median) by DETECT times the table's own grain (its median difference).
+DETECT = 2.6
+MIN_GRAIN = 2.0
+#: Decision thresholds (tuned on families.TUNING_FAMILIES only): a counter is named when its
+#: best face fits within MAX_FIT and clearly better than the next (NAME_MARGIN); a place two
+#: counters' centres closer than SAME diameters to one named is that one. What is not named
+#: is still a thing (counted as a doubt) when its drawing fits a counter's, colours aside,
+#: closely (SURE_SHAPE) or fairly (THING_SHAPE) with some outline (OUTLINE times the
+#: table's colour gradient round it), or it has a clear outline (THING_EDGE) or a print
+#: (THING_SPREAD grey levels); otherwise it is the table's grain, glare or a shadow (glare
+#: on a streaky table fits a drawing fairly, but has no outline).
+MAX_FIT = 0.35
+NAME_MARGIN = 0.15
+SAME = 0.7
+#: The second look (beside what was found) takes places this many diameters from it.
+BESIDE = 0.9
+SURE_SHAPE = 0.35
+THING_SHAPE = 0.55
+OUTLINE = 3.0
+THING_EDGE = 4.0
+THING_SPREAD = 22.0
 
 
 @dataclass
@@ -107,87 +122,124 @@ def read_store(glade: GladeModel, board_image_size: tuple[int, int], counter_px:
     if not in_view:
         return StoreReading([], False, box)
     scale = WORK_COUNTER / counter_px
-    view, _ = rectify(photo, homography, scale, box, 1)
+    view, fine = rectify(photo, homography, scale, box, 2)
     gain = np.ones(3, np.float32)
     if board_view is not None and board_working is not None:
         measured = board_light(board_view, board_working, board_view.max(axis=2) > 0)
         if measured is not None:
             gain = np.maximum(measured, 1e-3).astype(np.float32)
-    return StoreReading(_things(glade, view, gain, scale, box), True, box)
+    return StoreReading(_things(glade, view, fine, gain, scale, box), True, box)
 
 
-def _things(glade: GladeModel, view: np.ndarray, gain: np.ndarray, scale: float,
-            box: tuple[float, float, float, float]) -> list[StoreThing]:
+def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndarray,
+            scale: float, box: tuple[float, float, float, float]) -> list[StoreThing]:
+    """Every thing in the store view (working scale; ``fine`` at twice it): found where it
+    stands out from the table, then named (or counted as a doubt) by :func:`_judge`. A
+    second look with the things found masked finds a dim counter beside a bright one (its
+    own maximum drowns in its neighbour's)."""
     d = WORK_COUNTER
     k = 4 * d + 1
     table = cv2.medianBlur(view, k if k % 2 else k + 1)
-    diff = np.abs(view.astype(np.int16) - table.astype(np.int16)).sum(axis=2)
-    out_mask = (diff > max(STANDS_OUT, GRAIN * float(np.median(diff)))).astype(np.uint8)
-    out_mask = cv2.morphologyEx(out_mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    kernel = np.zeros((d, d), np.float32)
-    cv2.circle(kernel, (d // 2, d // 2), d // 2 - 1, 1.0, -1)
-    kernel /= kernel.sum()
-    cover = cv2.filter2D(out_mask.astype(np.float32), -1, kernel,
-                         borderType=cv2.BORDER_CONSTANT)
-    centres = _peaks(cover, COVERED, 0.8 * d)
-    corrected = cv2.GaussianBlur(view.astype(np.float32) / gain[None, None, :], (0, 0), 1.0)
-    gray = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0),
-                            1.0)
-    grad = np.hypot(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
-    level = float(np.median(grad)) + 2.0
-    centres = _with_circles(gray, centres, d)
+    diff = np.abs(view.astype(np.int16) - table.astype(np.int16)).sum(axis=2).astype(np.float32)
+    grain = max(float(np.median(diff)), MIN_GRAIN)
+    kernel = _disc_kernel(d)
+    stands = cv2.filter2D(diff, -1, kernel, borderType=cv2.BORDER_REFLECT) / grain
+    centres = _peaks(stands, DETECT, 0.8 * d)
     things: list[StoreThing] = []
-    explained = np.zeros_like(out_mask)
-    if len(centres):
-        at, per_face, _ = best_faces(glade, corrected, centres)
-        spread = _spread(corrected, at)
-        for (x, y), row, sd in zip(at, per_face, spread, strict=True):
-            if sd < MIN_SPREAD and _ring_edge(grad, np.array([x, y]), d / 2) < EDGE * level:
-                continue  # a smooth patch without an outline: light on the table
+    if not len(centres):
+        return things
+    sm = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
+    cgrad = np.sqrt(cv2.Sobel(sm, cv2.CV_32F, 1, 0) ** 2 + cv2.Sobel(sm, cv2.CV_32F, 0, 1) ** 2
+                    ).sum(axis=2)
+    look = _Look(glade, view.shape[:2], prepare(fine, gain),
+                 cv2.GaussianBlur(view.astype(np.float32) / gain[None, None, :], (0, 0),
+                                  SMOOTH), cgrad, float(np.median(cgrad)) + 2.0, scale, box)
+    kept: list[tuple[float, float]] = []
+    things += look.judge(centres, stands, kept)
+    if kept:  # the second look, beside the things found (a counter's rim and shadow too)
+        masked = diff.copy()
+        for x, y in kept:
+            cv2.circle(masked, (round(x), round(y)), round(0.7 * d), 0.0, -1)
+        again = cv2.filter2D(masked, -1, kernel, borderType=cv2.BORDER_REFLECT) / grain
+        new = [c for c in _peaks(again, DETECT, 0.8 * d)
+               if all(np.hypot(c[0] - u, c[1] - v) >= BESIDE * d for u, v in kept)]
+        if new:
+            things += look.judge(np.array(new), again, kept, beside=True)
+    return things
+
+
+@dataclass
+class _Look:
+    """What naming the things in one store view needs."""
+
+    glade: GladeModel
+    size: tuple[int, int]            # the working view (h, w)
+    fine: np.ndarray                 # the fine view, prepared for glade_polar
+    corrected: np.ndarray            # the working view, light divided out, smoothed
+    grad: np.ndarray                 # its colour gradient
+    level: float                     # the table's gradient (median)
+    scale: float
+    box: tuple[float, float, float, float]
+
+    def judge(self, centres: np.ndarray, stands: np.ndarray,
+              kept: list[tuple[float, float]], beside: bool = False) -> list[StoreThing]:
+        """The things at ``centres`` (working px), the clearest first: a place that lies on
+        a thing already kept (its edge, or a point between two touching counters) is that
+        thing, not another. ``kept`` gains the places of the things returned. ``beside``:
+        the second look, where only a whole counter's width from what was kept counts, and
+        what is not named counts only if its drawing is a counter's (what is left of a
+        thing's edge once it is masked is no new thing)."""
+        d = WORK_COUNTER
+        apart = (BESIDE if beside else SAME) * d
+        glade = self.glade
+        found = [glade.polar.match(self.fine, (2 * cx + 0.5, 2 * cy + 0.5))
+                 for cx, cy in centres]
+        out = []
+        for i in np.argsort([float(f.distances.min()) for f in found]):
+            f = found[int(i)]
+            x, y = (f.at[0] - 0.5) / 2, (f.at[1] - 0.5) / 2
+            if not (0 <= x < self.size[1] and 0 <= y < self.size[0]):
+                continue  # it lies beyond the store's edge
+            if any(np.hypot(x - u, y - v) < apart for u, v in kept):
+                continue
+            row = f.distances
             order = np.argsort(row)
             d1 = float(row[order[0]])
             d2 = float(row[order[1]]) if len(order) > 1 else float("inf")
             margin = (d2 - d1) / max(d1 + d2, 1e-9)
-            best = int(order[0])
-            thing = StoreThing((box[0] + x / scale, box[1] + y / scale), glade.face_names[best],
-                               glade.face_matches[best],
-                               distances={"fit": round(d1, 4), "margin": round(margin, 3),
-                                          "spread": round(float(sd), 1)})
-            if d1 > MAX_FIT:
-                if _ring_edge(grad, np.array([x, y]), d / 2) < EDGE * level:
-                    continue  # no outline: glare or a shadow on the table, not a thing
-                thing.reason = "matches no counter enrolled"
-            elif margin < NAME_MARGIN:
-                thing.reason = f"{glade.face_names[best]} or {glade.face_names[int(order[1])]}?"
-            if thing.reason:
+            best, second = int(order[0]), int(order[1]) if len(order) > 1 else int(order[0])
+            cx, cy = centres[int(i)]
+            spread = float(_spread(self.corrected, np.array([[x, y]]))[0])
+            edge = _ring_edge(self.grad, np.array([x, y]), d / 2) / self.level
+            shape = float(f.shapes.min())
+            thing = StoreThing(
+                (self.box[0] + x / self.scale, self.box[1] + y / self.scale),
+                glade.face_names[best], glade.face_matches[best],
+                distances={"fit": round(d1, 4), "margin": round(margin, 3),
+                           "second": glade.face_names[second], "shape": round(shape, 3),
+                           "spread": round(spread, 1),
+                           "stands": round(float(stands[round(cy), round(cx)]), 2),
+                           "edge": round(edge, 2)})
+            if d1 <= MAX_FIT and margin >= NAME_MARGIN:
+                pass
+            elif shape <= SURE_SHAPE or (not beside and (
+                    (shape <= THING_SHAPE and edge >= OUTLINE) or edge >= THING_EDGE
+                    or spread >= THING_SPREAD)):
                 thing.name, thing.match = None, None
-            things.append(thing)
-            cv2.circle(explained, (round(x), round(y)), round(d * 0.62), 1, -1)
-    # what stands out and no counter explains: a thing that cannot be named
-    left = (out_mask & (1 - explained)).astype(np.uint8)
-    count, labels, stats, cents = cv2.connectedComponentsWithStats(left)
-    area = np.pi * d * d / 4
-    for i in range(1, count):
-        if (stats[i, cv2.CC_STAT_AREA] >= LEFT_OVER * area
-                and float(grad[labels == i].mean()) >= EDGE * level):
-            x, y = cents[i]
-            things.append(StoreThing((box[0] + x / scale, box[1] + y / scale), None,
-                                     reason="a thing that is no counter enrolled"))
-    return things
+                thing.reason = ("matches no counter enrolled" if d1 > MAX_FIT else
+                                f"{glade.face_names[best]} or {glade.face_names[second]}?")
+            else:
+                continue  # the table's own grain, glare or a shadow: nothing lies there
+            kept.append((x, y))
+            out.append(thing)
+        return out
 
 
-def _with_circles(gray: np.ndarray, centres: np.ndarray, d: float) -> np.ndarray:
-    """``centres`` and the centres of round outlines of a counter's size (Hough) not near
-    one: a counter of the table's own colour barely stands out from it, but its edge and
-    shadow still draw a circle."""
-    found = cv2.HoughCircles(np.clip(gray, 0, 255).astype(np.uint8), cv2.HOUGH_GRADIENT, 1,
-                             0.8 * d, param1=60, param2=CIRCLE_VOTES,
-                             minRadius=int(0.42 * d), maxRadius=int(0.6 * d) + 1)
-    out = [tuple(c) for c in centres]
-    for x, y, _r in ([] if found is None else found[0]):
-        if all((x - u) ** 2 + (y - v) ** 2 >= (0.6 * d) ** 2 for u, v in out):
-            out.append((float(x), float(y)))
-    return np.array(out, np.float64).reshape(-1, 2)
+def _disc_kernel(d: int) -> np.ndarray:
+    """A disc a little inside a counter's outline, summing to 1."""
+    kernel = np.zeros((d, d), np.float32)
+    cv2.circle(kernel, (d // 2, d // 2), d // 2 - 2, 1.0, -1)
+    return kernel / kernel.sum()
 
 
 def _spread(view: np.ndarray, at: np.ndarray) -> np.ndarray:
@@ -214,8 +266,7 @@ def _ring_edge(grad: np.ndarray, centre: np.ndarray, radius: float) -> float:
 def _peaks(cover: np.ndarray, least: float, apart: float) -> np.ndarray:
     """Centres (x, y) of discs: the highest cover first, each at least ``apart`` from those
     taken before."""
-    size = max(3, int(apart) | 1)
-    local = cover >= cv2.dilate(cover, np.ones((size, size), np.uint8))
+    local = cover >= cv2.dilate(cover, np.ones((5, 5), np.uint8))
     ys, xs = np.nonzero(local & (cover >= least))
     order = np.argsort(-cover[ys, xs])
     taken: list[tuple[float, float]] = []

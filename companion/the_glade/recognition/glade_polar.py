@@ -1,0 +1,161 @@
+"""Naming a loose counter whatever way it is turned: its face unrolled round its centre.
+
+A counter in a store lies at any angle. Sampled on rings round its centre (radius by angle,
+a *polar* image), turning it only shifts that image along the angle; the best angle against
+each enrolled face is then one circular cross-correlation, done for every face and every
+angle at once by FFT along the angle axis. So every face is compared at every 360/ANGLES
+degrees (where disc vectors at TURNS angles leave up to half a step between a face and the
+photo: enough to take a leaf counter's four value pips for one), and at the fine view's
+resolution (two pixels per working pixel: the pips are a few pixels wide). The centre is
+sought on a small grid round where the counter was found, coarse then fine.
+
+Patches are compared as disc vectors are (:mod:`glade_model`): less their mean, over their
+spread (so shade and glare's even veil do not matter, colour does), each ring weighted by
+its length (the centre is sampled as densely as the rim, but covers far less of the face).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+#: Ring radii (as shares of a counter's diameter) and angles sampled; the extra smoothing
+#: (fine-view px) of faces and photo alike; the least spread a polar image is divided by.
+RING_FROM, RING_TO, RINGS = 0.02, 0.46, 22
+ANGLES = 96
+SMOOTH = 1.2
+FLOOR = 12.0
+#: Centre search round the counter's place: (grid half-width, step in fine-view px) rounds.
+SEARCH = ((2, 3.0), (1, 1.5), (1, 0.75))
+#: The least spread (grey levels) a photo's drawing is divided by (a plain patch of table
+#: has little drawing: its noise is not scaled up into one).
+SHAPE_FLOOR = 6.0
+
+
+def _radii(diameter: float) -> np.ndarray:
+    return np.linspace(RING_FROM, RING_TO, RINGS) * diameter
+
+
+def _maps(diameter: float, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """remap() maps sampling RINGS x ANGLES round each offset (stacked along the rings)."""
+    a = np.arange(ANGLES) * (2 * np.pi / ANGLES)
+    r = _radii(diameter)
+    xs = (r[:, None] * np.cos(a)[None]).astype(np.float32)
+    ys = (r[:, None] * np.sin(a)[None]).astype(np.float32)
+    mx = np.concatenate([xs + np.float32(dx) for dx, _ in offsets])
+    my = np.concatenate([ys + np.float32(dy) for _, dy in offsets])
+    return mx, my
+
+
+_WEIGHTS = np.linspace(RING_FROM, RING_TO, RINGS).astype(np.float32)
+_WEIGHTS /= _WEIGHTS.sum()
+
+
+def normalise(polar: np.ndarray) -> np.ndarray:
+    """(n, RINGS, ANGLES, 3) polar images less their (ring-weighted) mean, over their spread,
+    with each ring scaled by the square root of its weight (so plain sums of squares are
+    weighted sums)."""
+    w = _WEIGHTS[None, :, None, None]
+    size = ANGLES * 3
+    mean = (polar * w).sum(axis=(1, 2, 3), keepdims=True) / size
+    q = polar - mean
+    var = (q * q * w).sum(axis=(1, 2, 3), keepdims=True) / size
+    return (q * np.sqrt(w) / np.maximum(np.sqrt(var), FLOOR)).astype(np.float32)
+
+
+def shape_only(polar: np.ndarray, floor: float) -> np.ndarray:
+    """(n, RINGS, ANGLES, 3) polar images less each channel's own (ring-weighted) mean, over
+    their spread (at least ``floor``): a face's drawing without its colour."""
+    w = _WEIGHTS[None, :, None, None]
+    mean = (polar * w).sum(axis=(1, 2), keepdims=True) / ANGLES
+    q = polar - mean
+    var = (q * q * w).sum(axis=(1, 2, 3), keepdims=True) / (ANGLES * 3)
+    return (q * np.sqrt(w) / np.maximum(np.sqrt(var), floor)).astype(np.float32)
+
+
+class _Bank:
+    """Templates (faces, RINGS, ANGLES, 3), ready to be compared at every angle."""
+
+    def __init__(self, t: np.ndarray) -> None:
+        self.norms = (t * t).sum(axis=(1, 2, 3))
+        spectrum = np.fft.rfft(t, axis=2)                    # faces, rings, freq, 3
+        f, r, k, ch = spectrum.shape
+        conj = np.conj(spectrum).transpose(2, 1, 3, 0).reshape(k, r * ch, f)
+        # the complex product as one real one: [re, im] @ [[re, im], [-im, re]]
+        self._t = np.ascontiguousarray(np.concatenate(
+            [np.concatenate([conj.real, conj.imag], axis=2),
+             np.concatenate([-conj.imag, conj.real], axis=2)], axis=1), np.float32)
+        self.count = f
+
+    def distances(self, p: np.ndarray) -> np.ndarray:
+        """Mean squared difference of each polar image ``p`` (normalised as the templates)
+        to each template at each angle: (images, faces, ANGLES)."""
+        spectrum = np.fft.rfft(p, axis=2)                    # images, rings, freq, 3
+        o, r, k, ch = spectrum.shape
+        s = spectrum.transpose(2, 0, 1, 3).reshape(k, o, r * ch)
+        s = np.concatenate([s.real, s.imag], axis=2).astype(np.float32)
+        # einsum, not a batched BLAS product: on a busy machine a threaded BLAS call on
+        # small matrices takes many times longer
+        prod = np.einsum("kor,krf->kof", s, self._t, optimize=False)
+        cross = prod[..., :self.count] + 1j * prod[..., self.count:]
+        corr = np.fft.irfft(cross.transpose(1, 2, 0), n=ANGLES, axis=2)
+        norms = (p * p).sum(axis=(1, 2, 3))
+        d = (norms[:, None, None] + self.norms[None, :, None] - 2 * corr) / (ANGLES * 3)
+        return np.maximum(d, 0.0)
+
+
+@dataclass(frozen=True)
+class PolarMatch:
+    """One counter: each face's best distance at any angle, colours and all (``distances``)
+    and by drawing alone (``shapes``), and where its centre is (fine-view px)."""
+
+    distances: np.ndarray
+    shapes: np.ndarray
+    at: tuple[float, float]
+
+
+class PolarFaces:
+    """The enrolled faces (images of ``diameter`` px, the disc inscribed) ready to be
+    matched at every angle."""
+
+    def __init__(self, faces: np.ndarray) -> None:
+        self.diameter = float(faces.shape[1])
+        c = self.diameter / 2 - 0.5
+        mx, my = _maps(self.diameter, np.zeros((1, 2)))
+        polar = np.stack([
+            cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), SMOOTH), mx + c, my + c,
+                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for f in faces])
+        self._faces = _Bank(normalise(polar))
+        self._shapes = _Bank(shape_only(polar, 1e-3))
+
+    def _polar(self, image: np.ndarray, centre: np.ndarray, offsets: np.ndarray
+               ) -> np.ndarray:
+        mx, my = _maps(self.diameter, offsets)
+        polar = cv2.remap(image, mx + np.float32(centre[0]), my + np.float32(centre[1]),
+                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return polar.reshape(len(offsets), RINGS, ANGLES, 3)
+
+    def match(self, image: np.ndarray, centre: tuple[float, float]) -> PolarMatch:
+        """The counter near ``centre`` of ``image`` (the fine view, float32, smoothed by
+        :func:`prepare`): sought coarse then fine (SEARCH) where the best face fits best,
+        then every face's best distance at any angle there."""
+        at = np.asarray(centre, np.float64)
+        for half, step in SEARCH:
+            grid = np.arange(-half, half + 1) * step
+            offsets = np.array([(dx, dy) for dy in grid for dx in grid])
+            d = self._faces.distances(normalise(self._polar(image, at, offsets)))
+            best = int(d.min(axis=2).min(axis=1).argmin())
+            at = at + offsets[best]
+            per = d[best]
+        shapes = self._shapes.distances(shape_only(self._polar(image, at, np.zeros((1, 2))),
+                                                   SHAPE_FLOOR))[0]
+        return PolarMatch(per.min(axis=1), shapes.min(axis=1), (float(at[0]), float(at[1])))
+
+
+def prepare(fine: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The fine view as :meth:`PolarFaces.match` takes it: the light's colour divided out,
+    smoothed as the faces are."""
+    return cv2.GaussianBlur(fine.astype(np.float32) / gain[None, None, :].astype(np.float32),
+                            (0, 0), SMOOTH)
