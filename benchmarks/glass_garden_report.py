@@ -52,7 +52,7 @@ def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, titl
             d.line([(x, y), (x, y + 5)], fill="black")
             d.text((x - 8, y + 8), f"{t:g}", fill="black")
     d.text((w // 2 - 60, h - 25), "CPU seconds per deal (log scale)", fill="black")
-    colours = [(20, 90, 200), (220, 110, 20), (30, 150, 60), (140, 40, 160)]
+    colours = [(20, 90, 200), (220, 110, 20), (30, 150, 60), (120, 120, 120), (185, 185, 185)]
     for i, (label, limit, rows) in enumerate(curves):
         colour = colours[i % len(colours)]
         ts = [0.1 * (10 ** (k / 40)) for k in range(int(40 * (hi - lo)) + 1)]
@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--issue", action="store_true",
                         help="only the issue's 40 deals (seeds 0-9 of each critter)")
     parser.add_argument("--plot", type=Path)
+    parser.add_argument("--before", action="append", default=[], metavar="PATH:SECONDS",
+                        help="runs of an earlier solver: drawn as one more curve (all their "
+                        "deals, up to their shortest limit) and summed up at the marks")
     args = parser.parse_args(argv)
     rows: list[tuple[float, dict[str, Any]]] = []
     for spec in args.runs:
@@ -106,6 +109,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"peak memory of a deal's process: max {max(r['rss_mb'] for _, r in rows):.0f} MB")
     over = max(r["seconds"] / limit for limit, r in rows)
     print(f"longest run against its limit: {100 * over:.1f}%")
+    before: list[tuple[float, dict[str, Any]]] = []
+    for spec in args.before:
+        path, limit = spec.rsplit(":", 1)
+        before.extend((float(limit), r) for r in json.loads(Path(path).read_text()))
+    if args.issue:
+        before = [(t, r) for t, r in before if r["seed"] < 10]
+    for t in MARKS:
+        sub = [r for limit, r in before if limit >= t]
+        if sub:
+            proven = sum(proven_by(r, t) for r in sub)
+            print(f"before, at {t:4g} s ({len(sub)} deals): proven optimal {proven}/{len(sub)} "
+                  f"({100 * proven / len(sub):.1f}%), mean score "
+                  f"{statistics.mean(score_at(r, t) for r in sub):.3f}")
     if args.plot:
         curves = []
         for limit in sorted({t for t, _ in rows}, reverse=True):
@@ -115,6 +131,14 @@ def main(argv: list[str] | None = None) -> int:
         if len(curves) > 1:
             shortest = min(t for t, _ in rows)
             curves.append((f"all {len(every)} deals, up to {shortest:g} s", shortest, every))
+        if before:  # the earlier solver's longest run and all its deals, in greys
+            longest = max(t for t, _ in before)
+            sub = [r for t, r in before if t == longest]
+            curves.append((f"before: {len(sub)} deals, {longest:g} CPU s each", longest, sub))
+            shortest = min(t for t, _ in before)
+            if shortest < longest:
+                curves.append((f"before: all {len(before)} deals, up to {shortest:g} s",
+                               shortest, [r for _, r in before]))
         plot(curves, args.plot, "Glass Garden solver: share of deals proven optimal")
     return 0
 
