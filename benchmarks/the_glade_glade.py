@@ -7,10 +7,11 @@ families.HELD_OUT_FROM on, never looked at).
 
 Prints, per part: the glade board's per-space error (spaces read wrong as certain / spaces),
 photos exactly right (every space read and right), supply exact (no seat's count wrong as
-certain), stores wholly right, whole games scored exactly / refused with a doubt / wrong as
-certain; CPU (time.process_time) and wall seconds per scan, the load average, and peak
-memory (VmHWM) of the process. Whole games use a forest model enrolled without look-alike
-pairs (quicker to enrol; the production enrolment adds them).
+certain), stores wholly right (and the things left unnamed, by reason), whole games scored
+exactly / refused with a doubt / wrong as certain; CPU (time.process_time) and wall seconds
+per scan, the load average, and peak memory (VmHWM) of the process. Whole games use a
+forest model enrolled without look-alike pairs (quicker to enrol; the production enrolment
+adds them).
 """
 
 from __future__ import annotations
@@ -91,17 +92,24 @@ def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
     model = build_glade_model(pack, glade)
     board = pack.boards[0]
     rng = np.random.default_rng(family + 7)
-    out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0}
+    out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0, "things": 0,
+           "unnamed": {}}
     for k in range(photos):
         forest = random_forest(rng, board.geometry, pack)
         store, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
         photo, truth = render_forest_photo(pack, glade, forest, store, matches,
                                            family * 1000 + 500 + k)
         c0, w0 = time.process_time(), time.perf_counter()
-        result = read_store(model, (board.image.shape[1], board.image.shape[0]),
-                            pack.counter_size * board.grid.cell,
-                            np.array(truth["homography"]), photo, None, None).result(True)
+        reading = read_store(model, (board.image.shape[1], board.image.shape[0]),
+                             pack.counter_size * board.grid.cell,
+                             np.array(truth["homography"]), photo, None, None)
+        result = reading.result(True)
         cpu.append(time.process_time() - c0)
+        out["things"] += len(truth["store_at"])
+        for thing in reading.things:
+            if thing.name is None:  # which doubt: two faces alike, or no face at all
+                why = "which counter?" if thing.reason.endswith("?") else thing.reason
+                out["unnamed"][why] = out["unnamed"].get(why, 0) + 1
         wall.append(time.perf_counter() - w0)
         exact = (result.get("store") == truth["store"] and result.get("store_uncertain") == 0
                  and result.get("store_match_counters") == truth["store_match_counters"])

@@ -60,8 +60,8 @@ MIN_GRAIN = 2.0
 MAX_FIT = 0.35
 NAME_MARGIN = 0.15
 SAME = 0.7
-#: The second look (beside what was found) takes places this many diameters from it.
-BESIDE = 0.9
+#: The second look (beside what was found) keeps things this many diameters from it.
+BESIDE = 0.85
 SURE_SHAPE = 0.35
 THING_SHAPE = 0.55
 OUTLINE = 3.0
@@ -161,8 +161,8 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
         for x, y in kept:
             cv2.circle(masked, (round(x), round(y)), round(0.7 * d), 0.0, -1)
         again = cv2.filter2D(masked, -1, kernel, borderType=cv2.BORDER_REFLECT) / grain
-        new = [c for c in _peaks(again, DETECT, 0.8 * d)
-               if all(np.hypot(c[0] - u, c[1] - v) >= BESIDE * d for u, v in kept)]
+        new = [c for c in _peaks(again, DETECT, 0.8 * d)  # pushed off the mask a little
+               if all(np.hypot(c[0] - u, c[1] - v) >= SAME * d for u, v in kept)]
         if new:
             things += look.judge(np.array(new), again, kept, beside=True)
     return things
