@@ -61,6 +61,8 @@ SHORTLIST, ALIGN_REACH, ALIGN_MIN = 3, 0.2, 0.3
 CARD_MATCH, ROW_MATCH, ROW_LEAD = 0.6, 0.45, 0.25
 #: Glass cards matching this well (not ``CARD_MATCH``) only give an outline to try again.
 ROUGH_MATCH = 0.45
+#: The garden's corners may stand this far from square (degrees) in the photo.
+SKEW_MAX = 5.0
 #: At most this many outlines are tried.
 OUTLINES = 4
 #: When nothing is outlined, glass cards are looked for all over the photo shown this tall
@@ -90,6 +92,22 @@ def _grid(found: list[tuple[tuple[float, float, float, float], float]], sure: li
         return grid
     affine, _ok = cv2.estimateAffine2D(src, dst, method=cv2.LMEDS)
     return None if affine is None else np.vstack([affine, [0, 0, 1]])
+
+
+def _skew(grid: np.ndarray, to_photo: np.ndarray, w: float, h: float) -> float:
+    """How far (degrees) from square the garden's corners stand in the photo, through
+    ``grid``: a camera tilted a little keeps them near 90 degrees, a garden whose glass
+    column was found a row off on one side does not."""
+    corners = np.array([_at(grid, 0, 0, w, h)[:2], np.add(_at(grid, 10, 0, w, h)[:2], (w, 0)),
+                        np.add(_at(grid, 10, 2, w, h)[:2], (w, h)),
+                        np.add(_at(grid, 0, 2, w, h)[:2], (0, h))], np.float32)
+    quad = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_photo).reshape(4, 2)
+    worst = 0.0
+    for i in range(4):
+        a, b = quad[i - 1] - quad[i], quad[(i + 1) % 4] - quad[i]
+        cos = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+        worst = max(worst, abs(float(np.degrees(np.arccos(np.clip(cos, -1, 1)))) - 90.0))
+    return worst
 
 
 def _at(grid: np.ndarray, col: float, row: float, w: float, h: float
@@ -390,6 +408,8 @@ def _read_in(model: CardModel, photo: np.ndarray, deck: Any, quad: np.ndarray,
         return outline, (rw, rh)
     w = float(np.median([glass_found[i][0][2] for i in sure]))
     h = float(np.median([glass_found[i][0][3] for i in sure]))
+    if _skew(grid, to_photo, w, h) > SKEW_MAX:
+        return None  # rows not square to the columns: the glass cards found are misplaced
     for i, pos in enumerate(GLASS_POSITIONS):
         b, corr = glass_found[i]
         if corr < CARD_MATCH:
