@@ -68,6 +68,16 @@ def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, titl
     img.save(path)
 
 
+def read_runs(specs: list[str], *, issue_only: bool) -> list[tuple[float, dict[str, Any]]]:
+    """Each deal's row of the runs named ``PATH:SECONDS``, with its run's limit (the issue's 40
+    deals only, seeds 0-9 of each critter, when ``issue_only``)."""
+    rows: list[tuple[float, dict[str, Any]]] = []
+    for spec in specs:
+        path, limit = spec.rsplit(":", 1)
+        rows.extend((float(limit), r) for r in json.loads(Path(path).read_text()))
+    return [(t, r) for t, r in rows if r["seed"] < 10] if issue_only else rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="PATH:SECONDS of each run")
@@ -79,12 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs of an earlier solver: drawn as one more curve (all their "
                         "deals, up to their shortest limit) and summed up at the marks")
     args = parser.parse_args(argv)
-    rows: list[tuple[float, dict[str, Any]]] = []
-    for spec in args.runs:
-        path, limit = spec.rsplit(":", 1)
-        rows.extend((float(limit), r) for r in json.loads(Path(path).read_text()))
-    if args.issue:
-        rows = [(t, r) for t, r in rows if r["seed"] < 10]
+    rows = read_runs(args.runs, issue_only=args.issue)
     best = {key(r): r["score"] for _, r in rows}
     for extra in args.best_known:
         for r in json.loads(extra.read_text()):
@@ -109,12 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"peak memory of a deal's process: max {max(r['rss_mb'] for _, r in rows):.0f} MB")
     over = max(r["seconds"] / limit for limit, r in rows)
     print(f"longest run against its limit: {100 * over:.1f}%")
-    before: list[tuple[float, dict[str, Any]]] = []
-    for spec in args.before:
-        path, limit = spec.rsplit(":", 1)
-        before.extend((float(limit), r) for r in json.loads(Path(path).read_text()))
-    if args.issue:
-        before = [(t, r) for t, r in before if r["seed"] < 10]
+    before = read_runs(args.before, issue_only=args.issue)
     for t in MARKS:
         sub = [r for limit, r in before if limit >= t]
         if sub:
