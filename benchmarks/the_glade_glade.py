@@ -93,7 +93,7 @@ def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
     board = pack.boards[0]
     rng = np.random.default_rng(family + 7)
     out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0, "things": 0,
-           "unnamed": {}}
+           "unnamed": {}, "missed": 0, "misnamed": 0, "extra": 0}
     for k in range(photos):
         forest = random_forest(rng, board.geometry, pack)
         store, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
@@ -110,6 +110,8 @@ def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
             if thing.name is None:  # which doubt: two faces alike, or no face at all
                 why = "which counter?" if thing.reason.endswith("?") else thing.reason
                 out["unnamed"][why] = out["unnamed"].get(why, 0) + 1
+        for key, n in _store_errors(reading, truth, pack.counter_size * board.grid.cell).items():
+            out[key] += n
         wall.append(time.perf_counter() - w0)
         exact = (result.get("store") == truth["store"] and result.get("store_uncertain") == 0
                  and result.get("store_match_counters") == truth["store_match_counters"])
@@ -120,6 +122,30 @@ def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
                 out["doubted"] += 1
             else:
                 out["wrong_certain"] += 1
+    return out
+
+
+def _store_errors(reading, truth: dict, diameter: float) -> dict[str, int]:
+    """Store things missed without a doubt, named wrong, and named where nothing lies (each
+    truth thing paired with the nearest thing read within a third of a counter)."""
+    out = {"missed": 0, "misnamed": 0, "extra": 0}
+    used: set[int] = set()
+    for t in truth["store_at"]:
+        thing = t["thing"]
+        want = thing if isinstance(thing, str) else (
+            f"match:{thing['kind']}:{thing['icon']}:{thing['value']}")
+        near = [(float(np.hypot(r.at[0] - t["at"][0], r.at[1] - t["at"][1])), i)
+                for i, r in enumerate(reading.things) if i not in used]
+        near = [n for n in near if n[0] < diameter / 3]
+        if not near:
+            out["missed"] += 1
+            continue
+        i = min(near)[1]
+        used.add(i)
+        if reading.things[i].name is not None and reading.things[i].name != want:
+            out["misnamed"] += 1
+    out["extra"] = sum(1 for i, r in enumerate(reading.things)
+                       if i not in used and r.name is not None)
     return out
 
 
