@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.errors import CompanionError
 from companion.the_glade.photo_game import CannotScore, PhotoList, Seat, score_readings
-from companion.the_glade.recognition.families import FamilyArt
+from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
 from companion.the_glade.recognition.glade_board import read_glade
 from companion.the_glade.recognition.glade_model import build_glade_model
 from companion.the_glade.recognition.glade_sim import (
@@ -85,7 +85,7 @@ def glade_part(family: int, photos: int, cpu: list, wall: list) -> dict:
     return out
 
 
-def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
+def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = False) -> dict:
     art = FamilyArt(family)
     pack = sample_pack(art=art, boards=((7, 7, "D4"),))
     glade = sample_glade_pack(art)
@@ -110,7 +110,11 @@ def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
             if thing.name is None:  # which doubt: two faces alike, or no face at all
                 why = "which counter?" if thing.reason.endswith("?") else thing.reason
                 out["unnamed"][why] = out["unnamed"].get(why, 0) + 1
-        for key, n in _store_errors(reading, truth, pack.counter_size * board.grid.cell).items():
+        show_this = show and family < HELD_OUT_FROM
+        if show_this:
+            print(f" family {family} store photo {k}:")
+        errors = _store_errors(reading, truth, pack.counter_size * board.grid.cell, show_this)
+        for key, n in errors.items():
             out[key] += n
         wall.append(time.perf_counter() - w0)
         exact = (result.get("store") == truth["store"] and result.get("store_uncertain") == 0
@@ -125,9 +129,11 @@ def store_part(family: int, photos: int, cpu: list, wall: list) -> dict:
     return out
 
 
-def _store_errors(reading, truth: dict, diameter: float) -> dict[str, int]:
+def _store_errors(reading, truth: dict, diameter: float, show: bool = False
+                  ) -> dict[str, int]:
     """Store things missed without a doubt, named wrong, and named where nothing lies (each
-    truth thing paired with the nearest thing read within a third of a counter)."""
+    truth thing paired with the nearest thing read within a third of a counter). ``show``
+    (tuning families only): print each such thing and each doubt with its scores."""
     out = {"missed": 0, "misnamed": 0, "extra": 0}
     used: set[int] = set()
     for t in truth["store_at"]:
@@ -139,11 +145,22 @@ def _store_errors(reading, truth: dict, diameter: float) -> dict[str, int]:
         near = [n for n in near if n[0] < diameter / 3]
         if not near:
             out["missed"] += 1
+            if show:
+                print(f"  missed {want} at {np.round(t['at'], 1).tolist()}")
             continue
         i = min(near)[1]
         used.add(i)
-        if reading.things[i].name is not None and reading.things[i].name != want:
+        got = reading.things[i]
+        if got.name is not None and got.name != want:
             out["misnamed"] += 1
+            if show:
+                print(f"  misnamed {want} as {got.name}: {got.distances}")
+        elif got.name is None and show:
+            print(f"  doubted {want} ({got.reason}): {got.distances}")
+    for i, r in enumerate(reading.things):
+        if i not in used and show:
+            print(f"  {'extra' if r.name else 'doubt on nothing'} {r.name} at "
+                  f"{np.round(r.at, 1).tolist()}: {r.distances}")
     out["extra"] = sum(1 for i, r in enumerate(reading.things)
                        if i not in used and r.name is not None)
     return out
@@ -214,6 +231,10 @@ def main() -> None:
     parser.add_argument("--stores", type=int, default=20)
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--tmp", default="/tmp/the_glade_glade_bench")
+    parser.add_argument("--show", action="store_true",
+                        help="print each store thing missed, misnamed, extra or doubted, "
+                             "with its scores (tuning families only: held-out art is never "
+                             "looked at)")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}")
     cpu: list[float] = []
@@ -229,8 +250,8 @@ def main() -> None:
     swall: list[float] = []
     for family in args.families:
         if args.stores:
-            print(f"family {family} store: {store_part(family, args.stores, scpu, swall)}",
-                  flush=True)
+            part = store_part(family, args.stores, scpu, swall, args.show)
+            print(f"family {family} store: {part}", flush=True)
     if scpu:
         print(f"store read CPU s: median {np.median(scpu):.3f} max {max(scpu):.3f}; wall "
               f"median {np.median(swall):.3f}", flush=True)
