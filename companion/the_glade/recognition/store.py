@@ -17,8 +17,10 @@ working scale, with the photo's light colour (measured on the board's border) di
 
 A place whose best face fits and is clearly that face is named; otherwise it is counted in
 ``store_uncertain`` (left out of both lists) when it is a thing at all: its drawing fits a
-counter's colours aside, or it has an outline or a print; a place with neither is the
-table's grain, glare or a shadow. Every threshold was tuned on ``families.TUNING_FAMILIES``
+counter's colours aside, or it has an outline or a print, or it fits one face fairly well
+and clearly better than the others (a faint counter, dark on dark wood, has little outline
+or print; the table's grain fits the plain faces all alike); a place with none of these is
+the table's grain, glare or a shadow. Every threshold was tuned on ``families.TUNING_FAMILIES``
 only. When the area is not wholly in the photo the fields are left out: the scan cannot say
 what lies in it.
 """
@@ -67,6 +69,12 @@ THING_SHAPE = 0.55
 OUTLINE = 3.0
 THING_EDGE = 4.0
 THING_SPREAD = 22.0
+#: A faint counter (a dark one on dark wood: little outline, print or contrast) still fits
+#: one face well (FAINT_FIT) and better than the rest (FAINT_MARGIN), where the table's
+#: grain fits plain faces all alike (margin at most 0.071 among grain fitting this well
+#: on tuning families 1-8): it is a doubt, not nothing.
+FAINT_FIT = 0.27
+FAINT_MARGIN = 0.09
 
 
 @dataclass
@@ -222,9 +230,9 @@ class _Look:
                            "edge": round(edge, 2)})
             if d1 <= MAX_FIT and margin >= NAME_MARGIN:
                 pass
-            elif shape <= SURE_SHAPE or (not beside and (
-                    (shape <= THING_SHAPE and edge >= OUTLINE) or edge >= THING_EDGE
-                    or spread >= THING_SPREAD)):
+            elif shape <= SURE_SHAPE or (d1 <= FAINT_FIT and margin >= FAINT_MARGIN) or (
+                    not beside and ((shape <= THING_SHAPE and edge >= OUTLINE)
+                                    or edge >= THING_EDGE or spread >= THING_SPREAD)):
                 thing.name, thing.match = None, None
                 thing.reason = ("matches no counter enrolled" if d1 > MAX_FIT else
                                 f"{glade.face_names[best]} or {glade.face_names[second]}?")
