@@ -178,3 +178,33 @@ def test_the_overlay_and_the_scan_name_both_candidates_of_a_doubt(monkeypatch) -
     codes = f"{show.tile_code('hedgehog/acorn/oak')}|{show.tile_code('hedgehog/blackberry/oak')}"
     assert seen["E4"] == f"E4 ??\n{codes}"
     assert seen["B2"] == "B2 ??"
+
+
+def test_a_learnt_pair_names_views_cut_off_their_place() -> None:
+    """The pair's discriminant is learnt on views cut at small shifts too (TRAIN_SHIFTS), as
+    the closer look leaves a tile a fraction of a pixel off: fresh views of the two faces of
+    a fruit pair of a new art family, cut 0.7 px off diagonally, are each named right."""
+    from companion.the_glade.recognition.enrol import tile_side
+    from companion.the_glade.recognition.lookalikes import canvases, cut_views, features, learn
+    from companion.the_glade.recognition.model import FINE, TILE_INSET
+
+    pack = small_pack(NEW_FAMILY)
+    by_tile = {f.tile: f for f in pack.tiles}
+    a, b = by_tile["hedgehog/acorn/oak"], by_tile["hedgehog/blackberry/oak"]
+    tile_px = tile_side(pack.tile_size) * FINE
+    tside = tile_px * TILE_INSET
+    board = np.array([90.0, 140.0, 110.0], np.float32)
+    pairs = learn([a.image, b.image], [a.season, b.season], tile_px, tside, seed=3,
+                  board=board)
+    assert len(pairs) == 1
+    w = pairs.weights[pairs.offsets[0]:pairs.offsets[1]]
+    ma, sa, mb, sb = (float(v) for v in pairs.stats[0])
+    rng = np.random.default_rng(77)
+    named = []
+    for face, own in ((a, 0), (b, 1)):
+        views = canvases(face.image, tile_px, 12, rng, board)
+        for shift in ((0.7, 0.7), (-0.7, -0.7), (0.7, -0.7)):
+            for patch in cut_views(views, tside, int(pairs.sides[0]), shift):
+                t = float(features(patch, pairs.boxes[0]) @ w)
+                named.append((abs(t - ma) / sa > abs(t - mb) / sb) == bool(own))
+    assert all(named), f"{named.count(False)} of {len(named)} views named wrong"
