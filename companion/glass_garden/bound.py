@@ -12,7 +12,12 @@ on it, and ``tests/glass_garden/test_gg_bound.py`` checks it against exhaustive 
   if a set of 3 for it needs no more steps (:func:`_set_cost`: row moves plus shifts, as one
   step is one or the other) and no more shifts than the sunlit glass, the pending steps and
   the plants that could grow before it could give (their effects, the glass their growth
-  lights); its own effect comes only after it grows.
+  lights); its own effect comes only after it grows. A growth lights only the glass card of
+  its row at its end of the garden, so a lighting gives the steps of the richest card the
+  growing plant can reach by row and by end, not of the richest card of all. The whole phase
+  is one growing step and a resource pays for at most one plant in a step: a kind with fewer
+  than 3 unspent resources pays for no plant, and at most (unspent of a kind) // 3 plants grow
+  by paying with it, plus one per grow step still possible (:func:`_growths_cap`).
 * **Growing late in the dark phase** (the same fixed point, with at most
   :data:`DARK_RELAX_ACTIONS` actions left). Each action left counts as a row move and as a
   shift of any distance; the critter is left out (it will stand elsewhere, and it never
@@ -38,7 +43,7 @@ from typing import TYPE_CHECKING
 
 from companion.glass_garden.critter import DARK_TURNS
 from companion.glass_garden.deck import RESOURCES, SPROUT, Critter, CritterSide, Deck, Step
-from companion.glass_garden.fertile_zone import payable_kinds
+from companion.glass_garden.fertile_zone import payable_kinds, resource_id
 from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT_TURN
 from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.sunlight import in_use
@@ -99,6 +104,21 @@ class _Facts:
         self.near_only = [all(s.plant in ("neighbor", "adjacent") for s in plants[q].effect
                               if s.kind == "grow") for q in range(8)]
         self.max_glass_ups = max(self.glass_ups, default=0)
+        # every resource of the deck: its id (as ``fertile_zone.resource_id``), kind and plant
+        self.resources = {resource_id(p, half, slot): (kind, p)
+                          for p, card in enumerate(plants)
+                          for half, icons in ((0, card.upper), (1, card.lower))
+                          for slot, kind in enumerate(icons)}
+        self.resources_of = {kind: [(rid, p) for rid, (k, p) in self.resources.items()
+                                    if k == kind] for kind in RESOURCES}
+        self.grow_steps = [sum(1 for s in p.effect if s.kind == "grow") for p in plants]
+        # gains[mask]: for a set of glass cards one lighting may light, the most of each part
+        # of a bonus any of them gives (shifts, steps, downward moves, upward moves, reach)
+        self.gains = [tuple(max((part[i] for i in range(6) if mask >> i & 1), default=0)
+                            for part in (self.glass_shifts,
+                                         [len(g.bonus) for g in deck.glass],
+                                         self.glass_downs, self.glass_ups, self.glass_reach))
+                      for mask in range(64)]
         self.shifts = any(s.kind == "shift" for p in plants for s in p.effect) or any(
             s.kind == "shift" for g in deck.glass for s in g.bonus)
         self.free_from = [[q for q in range(8) if q != p and any(
@@ -157,6 +177,11 @@ _FACTS: dict[int, _Facts] = {}
 DARK_RELAX_ACTIONS = 2
 
 
+#: Whether a lighting counts only the glass cards its plant can light, by its row and its end
+#: of the garden (:func:`_sunlight_relax`); without it, every lighting counts the richest card.
+GLASS_BY_PLACE = True
+
+
 def _facts(deck: Deck) -> _Facts:
     f = _FACTS.get(id(deck))
     if f is None or f.deck is not deck:
@@ -175,9 +200,11 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
     plants it passes close up by one column. So, for the lenders ``U`` that are never shifted
     (the critter never moves within a turn, and nothing passes it): the critter is not between
     them, and every other plant now between them must be shifted away, except as many as the
-    3 columns leave room for; every other lender must be shifted itself; and a shifted lender
-    moves at most ``shifts * reach`` columns while ``U`` moves at most ``shifts``. Every way of
-    choosing ``U`` is tried; the set is possible only when one needs no more than ``shifts``.
+    3 columns leave room for; every other lender must be shifted itself; and no two lenders
+    may now be more than ``shifts * reach + 2`` columns apart (one shift brings two plants at
+    most its reach closer: the plant shifted moves that far, the others one column at most).
+    Every way of choosing ``U`` is tried; the set is possible only when one needs no more
+    than ``shifts``.
     Directions are ignored (a relaxation).
 
     Row moves and shifts are added up because one step (an action, an effect's or a glass
@@ -203,7 +230,9 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
     if len(_SET_COSTS) > 200_000:
         _SET_COSTS.clear()
     k = g.critter_col
-    near = shifts * (reach + 1) + 2  # how far a shifted lender may start from the others
+    # how far apart two lenders may be now: each shift brings two plants at most its reach
+    # closer (the plant shifted moves that far, every other by one column at most)
+    near = shifts * max(min(reach, 8), 1) + 2
     facts = _facts(deck)
     lends = facts.lends[kind]
     cols, rows = g.cols, g.rows
@@ -283,17 +312,15 @@ def _fewest_moves(options: tuple[tuple[Option, ...], ...], hits: int = 0, downs:
 def _shifts_needed(cols: tuple[int, ...], critter: int, near: int) -> int:
     """The fewest shifts that can bring lenders in ``cols`` within 3 consecutive columns (see
     :func:`_set_cost`); 99 when none can."""
-    best = 99
-    if max(cols) - min(cols) <= 2 * near - 2:
-        best = len(cols)  # every lender shifted
+    if max(cols) - min(cols) > near:
+        return 99  # the shifts cannot bring the two farthest within 3 columns
+    best = len(cols)  # every lender shifted
     for r in range(1, len(cols) + 1):
         for kept in combinations(cols, r):
             lo, hi = min(kept), max(kept)
             if lo < critter < hi:
                 continue
             moved = [c for c in cols if c not in kept]
-            if any(c < lo - near or c > hi + near for c in moved):
-                continue
             between = sum(1 for c in range(lo + 1, hi) if c != critter and c not in cols)
             best = min(best, len(moved) + max(0, between - (3 - len(cols))))
     return best
@@ -320,9 +347,10 @@ def _lends(deck: Deck, kind: str) -> list[list[list[tuple[tuple[int, int], ...]]
 
 
 def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark: bool = False
-                    ) -> tuple[int, int]:
+                    ) -> tuple[int, int, int]:
     """In the sunlight phase plants move only by glass bonuses and effects. Returns the plants
-    that can still be succulents and the most glass lightings still possible.
+    that can still be succulents, the most glass lightings still possible and the most upward
+    glass steps those lightings can give.
 
     This is a least fixed point over the order of growing: a plant's own effect (and the glass
     its growth lights) comes only after it grows, so the first plant to grow can use only the
@@ -359,35 +387,81 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
     pending_reach = max((_reach(q.step) for q in state.pending if q.step.kind == "shift"),
                         default=0)
     lit_reach = max((facts.glass_reach[i] for i in lit), default=0)
+    order = g.plant_order()
+    index = {q: i for i, q in enumerate(order)}
+    rows = g.rows
 
-    def budget(helpers: list[int]) -> tuple[int, int, int, int, int]:
-        """(shifts, lightings, row moves, farthest shift, downward moves) still possible when
-        only ``helpers`` may grow."""
-        flips = sum(facts.flips[p] for p in helpers) + pending_flips
+    def cards(p: int, shifts: int, reach: int, moves: int, downs: int, how: str) -> int:
+        """Bit mask of the glass cards ``p`` may light, by growing at an edge (``how`` is
+        "edge") or by a flip_glass step of its effect ("row": a card of its row, "adjacent":
+        the card next to it at an edge, "any"), given the budget: its row when it lights one
+        is within ``moves`` row moves of its row now (at most ``downs`` of them downward; in
+        the dark phase damage may lower it for free), and it is at the left (right) edge only
+        if it is no farther from that end of the plants' order than the shifts can carry it
+        (one shift moves a plant at most ``reach`` places in the order, any other by one)."""
+        if how == "any" or not GLASS_BY_PLACE:
+            return 0x3F
+        r = rows[p]
+        in_rows = [x for x in range(3) if (x <= r and r - x <= moves)
+                   or (x > r and (dark or (x - r <= moves and x - r <= downs)))]
+        if how == "row":
+            return sum(9 << x for x in in_rows)
+        far = shifts * max(reach, 1)
+        i = index[p]
+        mask = 0
+        if i <= far:
+            mask |= sum(1 << x for x in in_rows)
+        if len(order) - 1 - i <= far:
+            mask |= sum(8 << x for x in in_rows)
+        return mask
+
+    def budget(helpers: list[int]) -> tuple[int, int, int, int, int, int]:
+        """(shifts, lightings, row moves, farthest shift, downward moves, upward glass steps
+        of the lightings) still possible when only ``helpers`` may grow.
+
+        Each lighting gives one use of the card it lights, and a growth lights only the card
+        of the growing plant's row at its end of the garden: the steps (shifts, moves, ...)
+        the lightings may give are, per helper, the most of any card it could light, summed
+        over the helpers giving the most, as many as can be at the edges (and per flip_glass
+        step, the most of the cards it may flip). A least fixed point: the budget only grows,
+        and a lighting counted needs only what the budget already allows."""
+        flip_steps = [(p, s.glass) for p in helpers for s in deck.plants[p].effect
+                      if s.kind == "flip_glass"]
         base_shifts = (sum(facts.shift_steps[p] for p in helpers) + glass_shifts
                        + pending_shifts + extra)
-        shifts = base_shifts
+        base_moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers) + extra
+        base_downs = glass_downs + pending_downs + sum(facts.downs[p] for p in helpers) + extra
+        base_reach = max(pending_reach, lit_reach, *(facts.shift_reach[p] for p in helpers),
+                         8 if extra else 0)
+        shifts, moves, downs, reach = base_shifts, base_moves, base_downs, base_reach
         while True:
             edge = (sum(1 for p in (left, right) if p in helpers) if shifts == 0
                     else min(len(helpers), 2 + 2 * shifts))
-            lightings = edge + flips
-            nxt = base_shifts + lightings * facts.max_glass_shifts
-            if nxt == shifts:
-                break
-            shifts = nxt
-        moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers) + extra
-        reach = max(pending_reach, lit_reach, *(facts.shift_reach[p] for p in helpers),
-                    facts.max_glass_reach if lightings else 0, 8 if extra else 0)
-        downs = (glass_downs + pending_downs + sum(facts.downs[p] for p in helpers) + extra
-                 + lightings * facts.max_glass_downs)
-        return shifts, lightings, moves + lightings * facts.max_glass_steps, reach, downs
+            lightings = edge + len(flip_steps) + pending_flips
+            grows = [facts.gains[m] for p in helpers
+                     if (m := cards(p, shifts, reach, moves, downs, "edge"))]
+            flips = [facts.gains[cards(p, shifts, reach, moves, downs, how)]
+                     for p, how in flip_steps]
+            flips += [facts.gains[0x3F]] * pending_flips
+            # each part (shifts, steps, ...) on its own: the ``edge`` largest among the
+            # growths, plus every flip's
+            gain = [sum(sorted((x[j] for x in grows), reverse=True)[:edge])
+                    + sum(x[j] for x in flips) for j in range(4)]
+            nxt = (base_shifts + gain[0], base_moves + gain[1], base_downs + gain[2],
+                   max((base_reach, *(x[4] for x in grows), *(x[4] for x in flips))))
+            if nxt == (shifts, moves, downs, reach):
+                return shifts, lightings, moves, reach, downs, gain[3]
+            shifts, moves, downs, reach = nxt
 
     if facts.glass_grows or any(q.step.kind == "grow" for q in state.pending):
-        return may, len(cand) + sum(facts.flips[p] for p in cand) + pending_flips
+        lightings = len(cand) + sum(facts.flips[p] for p in cand) + pending_flips
+        return may, lightings, lightings * facts.max_glass_ups
+    # the sunlight phase is one growing step: a resource spent in it pays for no other plant
+    spent = bool(state.used) and not dark and USE_SPENT_RESOURCES
     grew: list[int] = []  # the least fixed point, built up from nothing
     while True:
         active = g.grown | sum(1 << p for p in grew)
-        shifts, lightings, moves, reach, downs = budget(grew)
+        shifts, lightings, moves, reach, downs, light_ups = budget(grew)
         nxt = []
         costs: dict[str, int] = {}  # this round's set cost of each kind
         for p in cand:
@@ -401,6 +475,8 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
                 continue
             cost = deck.plants[p].cost
             for k in (RESOURCES if cost == "any" else (cost,)):
+                if spent and _unspent(state, facts, active, k) < 3:
+                    continue  # the phase is one growing step: spent resources pay no more
                 c = costs.get(k)
                 if c is None:
                     c = costs[k] = _set_cost(deck, state, k, active, shifts, reach, dark, downs)
@@ -408,7 +484,7 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
                     nxt.append(p)
                     break
         if len(nxt) == len(grew):
-            return active, lightings
+            return active, lightings, light_ups
         grew = nxt
 
 
@@ -530,29 +606,67 @@ def upper_bound(state: State) -> int:
     actions = 0 if sunlight else (state.actions_left if state.phase == ACTIONS else 0) + 2 * (
         DARK_TURNS - state.turn)
     if sunlight or actions <= DARK_RELAX_ACTIONS:
-        may, lightings = _sunlight_relax(state, facts, may, actions, not sunlight)
+        may, lightings, light_ups = _sunlight_relax(state, facts, may, actions, not sunlight)
         soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
     else:
         lightings = len(soil) + sum(facts.flips[p] for p in soil) + sum(
             q.step.kind == "flip_glass" for q in state.pending)
+        light_ups = lightings * facts.max_glass_ups
     budget = actions
     budget += sum(facts.ups[p] for p in soil)
     budget += sum(1 for q in state.pending if _can_rise(q.step))
     # glass: each use needs a sunlit card: those lit now, plus one per lighting still possible
     glass_ups = facts.lit_ups[_ready_glass(state)]
-    glass_ups += lightings * facts.max_glass_ups
+    glass_ups += light_ups
     budget += glass_ups
     rows = g.rows
-    rises = sorted(rows[p] for p in range(8) if may >> p & 1)
-    top = 0
-    for r in rises:
+    grown = [p for p in range(8) if may >> p & 1 and g.grown >> p & 1]
+    cap = len(soil)
+    if sunlight and USE_SPENT_RESOURCES:
+        cap = min(cap, _growths_cap(state, facts, may, soil))
+    # the most plants in the top row: the cheapest rises, of the succulents now and of at most
+    # ``cap`` soil plants (as many as can still grow)
+    rises = sorted([(rows[p], 0) for p in grown] + [(rows[p], 1) for p in soil])
+    top = from_soil = 0
+    for r, is_soil in rises:
         if r > budget:
             break
+        if is_soil:
+            if from_soil == cap:
+                continue
+            from_soil += 1
         budget -= r
         top += 1
     if not sunlight:
         top = min(top, _top_cap(state, facts, soil, glass_ups))
-    return min(MAX_SCORE, len(rises) + top)
+    return min(MAX_SCORE, len(grown) + cap + top)
+
+
+#: Whether the sunlight bound counts the resources left to pay with (:func:`_growths_cap`).
+USE_SPENT_RESOURCES = True
+
+
+def _unspent(state: State, facts: _Facts, may: int, kind: str) -> int:
+    """The resources of ``kind`` not spent in this growing step (``state.used``) that are or
+    may become active (a sprout only on a plant in ``may``)."""
+    return sum(1 for rid, p in facts.resources_of[kind]
+               if rid not in state.used and (kind != SPROUT or may >> p & 1))
+
+
+def _growths_cap(state: State, facts: _Facts, may: int, soil: list[int]) -> int:
+    """The most soil plants that can still grow in the sunlight phase. The whole phase is one
+    growing step, and a resource pays for at most one plant in a growing step
+    (:mod:`growing`), so each plant grown by paying takes 3 resources of one kind not yet
+    spent (``state.used``; a sprout only of a plant that is or may become a succulent): at
+    most (unspent of that kind) // 3 plants per kind. A grow step (a pending one, or one of a
+    soil plant's effect) grows at most one plant without paying. Not used when a glass bonus
+    can grow a plant (each of its uses may grow one free)."""
+    if facts.glass_grows:
+        return len(soil)
+    paid = sum(_unspent(state, facts, may, kind) // 3 for kind in RESOURCES)
+    free = sum(facts.grow_steps[p] for p in soil) + sum(
+        q.step.kind == "grow" for q in state.pending)
+    return paid + free
 
 
 #: The weights of :func:`guess`: per soil plant payable now, per plant in the top row, per plant

@@ -81,7 +81,7 @@ def _play_to(seed: int, stop: str) -> State:
     return s
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(60))
 def test_bound_is_never_below_the_exact_best_in_the_sunlight_phase(seed: int) -> None:
     s = _play_to(seed, "sunlight")
     exact(s, {})  # asserts the bound at every state it visits
@@ -168,6 +168,54 @@ def test_the_sunlight_bound_is_often_exact() -> None:
             total += 1
     assert total > 100
     assert tight > total // 4 and below > total // 2
+
+
+def test_spent_resources_and_the_glass_by_place_tighten_the_sunlight_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sunlight phase is one growing step, so a resource spent in it pays for no other plant
+    (``bound._growths_cap``, ``bound._unspent``), and a growth lights only the glass card of
+    its row at its end of the garden (``bound.GLASS_BY_PLACE``). On exhaustively solved
+    sunlight positions where these rules bite, the bound with them is never below the exact
+    best, never above the bound without them, and strictly below it on many positions."""
+    import companion.glass_garden.bound as bound_module
+
+    stricter = spent = total = 0
+    for seed in range(60):
+        s = _play_to(seed, "sunlight")
+        memo: dict[State, int] = {}
+        try:
+            exact(s, memo)  # asserts the new bound at every state
+        except _TooBig:
+            continue
+        for t, best in memo.items():
+            new = upper_bound(t)
+            monkeypatch.setattr(bound_module, "USE_SPENT_RESOURCES", False)
+            monkeypatch.setattr(bound_module, "GLASS_BY_PLACE", False)
+            old = upper_bound(t)
+            monkeypatch.undo()
+            assert best <= new <= old
+            stricter += new < old
+            spent += bool(t.used)
+            total += 1
+    assert spent > 1000  # positions where resources were spent: where the new count bites
+    assert stricter > total // 4
+
+
+def test_growths_cap_counts_unspent_resources_by_kind() -> None:
+    """Each plant grown by paying takes 3 unspent resources of one kind; a grow step grows one
+    plant free."""
+    from companion.glass_garden.bound import _growths_cap, _unspent
+
+    s = _play_to(0, "sunlight")
+    facts = _facts(DECK)
+    soil = [p for p in range(8) if not s.garden.grown >> p & 1]
+    assert all(_unspent(s, facts, 0xFF, k) == len(facts.resources_of[k]) for k in facts.lends)
+    # spend every resource: only the free grow steps of the soil plants are left
+    everything = s.changed(used=frozenset(facts.resources))
+    free = sum(facts.grow_steps[p] for p in soil)
+    assert _growths_cap(everything, facts, 0xFF, soil) == free
+    assert _growths_cap(s, facts, 0xFF, soil) == free + sum(
+        len(facts.resources_of[k]) // 3 for k in facts.lends)
 
 
 # -- damage counting --------------------------------------------------------------------
