@@ -181,9 +181,9 @@ def test_the_overlay_and_the_scan_name_both_candidates_of_a_doubt(monkeypatch) -
 
 
 def test_a_learnt_pair_names_views_cut_off_their_place() -> None:
-    """The pair's discriminant is learnt on views cut at small shifts too (TRAIN_SHIFTS), as
-    the closer look leaves a tile a fraction of a pixel off: fresh views of the two faces of
-    a fruit pair of a new art family, cut 0.7 px off diagonally, are each named right."""
+    """The closer look leaves a tile a fraction of a pixel off its place: fresh views of the
+    two faces of a fruit pair of a new art family, cut 0.7 px off diagonally, are each named
+    right by the pair learnt from the pack."""
     from companion.the_glade.recognition.enrol import tile_side
     from companion.the_glade.recognition.lookalikes import canvases, cut_views, features, learn
     from companion.the_glade.recognition.model import FINE, TILE_INSET

@@ -329,8 +329,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         fits = pair.fits <= PAIR_FITS
         if sure and named != name1 and fits and pair.against >= PAIR_VETO:
             sure, name2 = False, named  # it names the other face: doubt
-        elif (not sure and pair.fits <= PAIR_SURE_FITS and pair.against >= PAIR_SURE
-              and named in (name1, name2)):
+        elif not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2):
             if named != name1:
                 name1, name2 = named, name1
                 j1 = 4 * pair.winner + int(model.tile_turns[look.names[1]])
@@ -432,13 +431,7 @@ def _counter_despite_outline(structure: float, tint: tuple[float, float] | None)
 #: in doubt there, with the pairs 2 wrong and 64 in doubt. The pair alone was wrong on 13
 #: of them (the synthetic training views spread less than photos do), so it is one more
 #: vote, not the judge.
-#: Settling a doubt alone takes a photo within PAIR_SURE_FITS of the named face's spread:
-#: with shifted training cuts (lookalikes.TRAIN_SHIFTS), on 60 analysis photos of tuning
-#: families 1, 2, 3, 4 and 6 (seeds 20000 on, 623 pair verdicts) 5 and 2 named no face
-#: wrong of the 526 verdicts they pass, and settled 10 of the 17 look-alike doubts there (all
-#: right); 7 and 4 passed a wrong verdict (9.0 spreads off, 2.4 from the named face).
-PAIR_SURE = 5.0
-PAIR_SURE_FITS = 2.0
+PAIR_SURE = 7.0
 PAIR_FITS = 4.0
 PAIR_VETO = 3.0
 
