@@ -72,7 +72,8 @@ THING_SPREAD = 22.0
 #: A faint counter (a dark one on dark wood: little outline, print or contrast) still fits
 #: one face well (FAINT_FIT) and better than the rest (FAINT_MARGIN), where the table's
 #: grain fits plain faces all alike (margin at most 0.071 among grain fitting this well
-#: on tuning families 1-8): it is a doubt, not nothing.
+#: on tuning families 1-8): it is a doubt, not nothing (in the first look only: beside a
+#: thing found, only a counter's drawing counts).
 FAINT_FIT = 0.27
 FAINT_MARGIN = 0.09
 
@@ -230,9 +231,10 @@ class _Look:
                            "edge": round(edge, 2)})
             if d1 <= MAX_FIT and margin >= NAME_MARGIN:
                 pass
-            elif shape <= SURE_SHAPE or (d1 <= FAINT_FIT and margin >= FAINT_MARGIN) or (
-                    not beside and ((shape <= THING_SHAPE and edge >= OUTLINE)
-                                    or edge >= THING_EDGE or spread >= THING_SPREAD)):
+            elif shape <= SURE_SHAPE or (not beside and (
+                    (d1 <= FAINT_FIT and margin >= FAINT_MARGIN)
+                    or (shape <= THING_SHAPE and edge >= OUTLINE) or edge >= THING_EDGE
+                    or spread >= THING_SPREAD)):
                 thing.name, thing.match = None, None
                 thing.reason = ("matches no counter enrolled" if d1 > MAX_FIT else
                                 f"{glade.face_names[best]} or {glade.face_names[second]}?")
