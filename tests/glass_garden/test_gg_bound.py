@@ -81,7 +81,9 @@ def _play_to(seed: int, stop: str) -> State:
     return s
 
 
-@pytest.mark.parametrize("seed", range(60))
+#: seed 144: a position whose best line lights glass by a plant the shifts bring to an edge
+#: (a bound counting only the edge plants of now is below it there)
+@pytest.mark.parametrize("seed", [*range(60), 144])
 def test_bound_is_never_below_the_exact_best_in_the_sunlight_phase(seed: int) -> None:
     s = _play_to(seed, "sunlight")
     exact(s, {})  # asserts the bound at every state it visits
