@@ -648,9 +648,21 @@ USE_SPENT_RESOURCES = True
 
 def _unspent(state: State, facts: _Facts, may: int, kind: str) -> int:
     """The resources of ``kind`` not spent in this growing step (``state.used``) that are or
-    may become active (a sprout only on a plant in ``may``)."""
-    return sum(1 for rid, p in facts.resources_of[kind]
-               if rid not in state.used and (kind != SPROUT or may >> p & 1))
+    may become active (a sprout only on a plant in ``may``). Remembered: the same few spent
+    sets come back across the states of a sunlight search."""
+    key = (id(facts), state.used, may if kind == SPROUT else 0, kind)
+    hit = _UNSPENT.get(key)
+    if hit is not None and hit[0] is facts:
+        return hit[1]
+    if len(_UNSPENT) > 100_000:
+        _UNSPENT.clear()
+    n = sum(1 for rid, p in facts.resources_of[kind]
+            if rid not in state.used and (kind != SPROUT or may >> p & 1))
+    _UNSPENT[key] = (facts, n)
+    return n
+
+
+_UNSPENT: dict[tuple[object, ...], tuple[_Facts, int]] = {}
 
 
 def _growths_cap(state: State, facts: _Facts, may: int, soil: list[int]) -> int:
