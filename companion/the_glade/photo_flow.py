@@ -228,7 +228,12 @@ class Fix:
 def doubts_of(progress: Progress) -> tuple[dict[str, Any], list[Any], list[Fix]]:
     """The state the readings describe, every doubt that stops its score (as ``score
     --photos`` says them) and, for each, how the buttons can put it right."""
-    from companion.the_glade.photo_game import PhotoList, Seat, build_state
+    from companion.the_glade.photo_game import (
+        PhotoList,
+        Seat,
+        build_state,
+        found_counters,
+    )
 
     assert progress.glade is not None and progress.forests is not None
     forests = [f or {} for f in progress.forests]
@@ -516,23 +521,11 @@ def _colour(counter: object) -> str:
     return str(counter).rpartition("-")[0]
 
 
-def found_counters(state: dict[str, Any]) -> dict[str, int]:
-    """Counters of each colour found anywhere in the built state: supply, glade, stores,
-    enclosures (a finished game holds all 12 of each player colour)."""
-    found: dict[str, int] = {}
-    places = [*(state.get("glade") or {}).values()]
-    for p in state["players"]:
-        found[p["colour"]] = found.get(p["colour"], 0) + int(p.get("supply", 0))
-        places += list(p.get("store", []))
-        places += list((p.get("forest") or {}).get("counters", {}).values())
-    for counter in places:
-        found[_colour(counter)] = found.get(_colour(counter), 0) + 1
-    return found
-
-
 def counts_lines(state: dict[str, Any]) -> list[str]:
     """The counters found per player, of 12, and where: "sup 2 gl 3 st 5 en 2" (supply,
     glade, in stores, in enclosures)."""
+    from companion.the_glade.photo_game import found_counters
+
     found = found_counters(state)
     lines = []
     for p in state["players"]:

@@ -151,6 +151,21 @@ def build_state(plan: PhotoList, glade: Mapping[str, Any],
     return state, doubts
 
 
+def found_counters(state: Mapping[str, Any]) -> dict[str, int]:
+    """Counters of each colour found anywhere in a built state: supply spaces, glade, stores
+    and enclosures (a finished game holds all 12 of each player colour)."""
+    found: dict[str, int] = {}
+    places = [*(state.get("glade") or {}).values()]
+    for p in state["players"]:
+        found[p["colour"]] = found.get(p["colour"], 0) + int(p.get("supply", 0))
+        places += list(p.get("store", []))
+        places += list((p.get("forest") or {}).get("counters", {}).values())
+    for counter in places:
+        colour = str(counter).rpartition("-")[0]
+        found[colour] = found.get(colour, 0) + 1
+    return found
+
+
 def missing_counters(state: Mapping[str, Any]) -> list[Doubt]:
     """Every player colour's 12 counters must be found somewhere in a finished game: on its
     supply spaces, on the glade, in a store or in an enclosure (counters only move between
@@ -159,20 +174,7 @@ def missing_counters(state: Mapping[str, Any]) -> list[Doubt]:
     wrong: it is a doubt."""
     from companion.the_glade.table import COUNTERS_PER_COLOUR
 
-    found: dict[str, int] = {}
-
-    def count(name: object) -> None:
-        colour = str(name).rpartition("-")[0]
-        found[colour] = found.get(colour, 0) + 1
-
-    for counter in (state.get("glade") or {}).values():
-        count(counter)
-    for p in state["players"]:
-        found[p["colour"]] = found.get(p["colour"], 0) + int(p.get("supply", 0))
-        for counter in p.get("store", []):
-            count(counter)
-        for counter in (p.get("forest") or {}).get("counters", {}).values():
-            count(counter)
+    found = found_counters(state)
     return [Doubt("the photos", f"only {found.get(p['colour'], 0)} of the "
                                 f"{COUNTERS_PER_COLOUR} {p['colour']} counters were found (one "
                                 "missed in a store, or out of the photos?)")
