@@ -200,15 +200,10 @@ def read_glade_photo(ctx: Any, photo: Any) -> dict[str, Any]:
 
 def read_forest_photo(ctx: Any, photo: Any) -> dict[str, Any]:
     """The forest scan of ``photo`` with its store fields (as ``score --photos`` reads it)."""
-    from companion.the_glade.recognition.reader import read_board
-    from companion.the_glade.recognition.store import store_fields
+    from companion.the_glade.recognition.glade_jobs import forest_and_store
     from companion.the_glade.screens import forest_model
 
-    model = forest_model(ctx)
-    reading = read_board(model, photo)
-    data: dict[str, Any] = reading.result()
-    data.update(store_fields(model_folder(ctx), model, reading, photo))
-    return data
+    return forest_and_store(photo, forest_model(ctx), model_folder(ctx))
 
 
 # -- the doubts, and how the buttons put each right ---------------------------------------

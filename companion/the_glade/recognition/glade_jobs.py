@@ -43,12 +43,18 @@ def scan_glade(photo: Path, *, model: Path, overlay: Path | None = None) -> Repo
 
 
 def forest_reading(photo: Path, forest_model: Any, model: Path) -> dict[str, Any]:
-    """The forest scan's JSON of one photo, with its store fields."""
-    from companion.the_glade.recognition.reader import read_board
-    from companion.the_glade.recognition.store import store_fields
+    """The forest scan's JSON of one photo file, with its store fields."""
     from companion.vision.image import load_image
 
-    image = load_image(Path(photo))
+    return forest_and_store(load_image(Path(photo)), forest_model, model)
+
+
+def forest_and_store(image: Any, forest_model: Any, model: Path) -> dict[str, Any]:
+    """The forest scan's JSON of one decoded photo, with its store fields (as ``score
+    --photos`` and the table's Score from photos read a player's board)."""
+    from companion.the_glade.recognition.reader import read_board
+    from companion.the_glade.recognition.store import store_fields
+
     reading = read_board(forest_model, image)
     data: dict[str, Any] = reading.result()
     data.update(store_fields(Path(model), forest_model, reading, image))
