@@ -165,14 +165,15 @@ def settle_reading(before: State, data: dict[str, Any]
     out["glass"] = dict(out.get("glass") or {})
     deck = before.deck
     old = before.garden
+    was = dump_state(before)  # the last accepted position, as a state file writes it
     kept: list[str] = []
     unsure: list[str] = []
     if not out.get("critter"):
         out["critter"] = before.table.critter.name
         kept.append(f"the critter ({before.table.critter.name})")
-    for g, pos in enumerate(GLASS_POSITIONS):
+    for pos in GLASS_POSITIONS:
         if pos not in out["glass"]:
-            out["glass"][pos] = "sunlight" if old.is_sunlit(g) else "dark"
+            out["glass"][pos] = was["glass"][pos]
             kept.append(f"the {pos} glass ({out['glass'][pos]})")
     garden = out["garden"]
     if "critter" not in garden:
@@ -188,10 +189,8 @@ def settle_reading(before: State, data: dict[str, Any]
     blanks = [c for c, e in enumerate(garden) if e is None]
     if len(blanks) == len(missing):
         for c, p in zip(blanks, missing, strict=True):
-            name = deck.plants[p].name
-            garden[c] = {"plant": name, "row": ROWS[old.rows[p]],
-                         "side": "succulent" if old.is_grown(p) else "soil"}
-            kept.append(f"column {c + 1} ({name}, {ROWS[old.rows[p]]}, as before)")
+            garden[c] = entry = dict(was["garden"][old.col_of(p)])
+            kept.append(f"column {c + 1} ({entry['plant']}, {entry['row']}, as before)")
     else:
         unsure += [f"column {c + 1}" for c in blanks]
     if "critter" in garden and out.get("turn") is None:
