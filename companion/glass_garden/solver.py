@@ -96,20 +96,28 @@ BEAM_SUN_NODES = 100
 #: The largest node budget of one sunlight search when a finished pass is repeated.
 SUN_NODES_MAX = 100_000
 #: Turn outcomes kept in the expansion caches (all lists together) before they are emptied:
-#: the search's memory (a cached outcome costs about 0.5 kB).
-CACHE_CHILDREN = 200_000
+#: the search's memory (a cached outcome costs about 0.9 kB: 200,000 peaked at 200 MB on Ant 6
+#: at 10 CPU s, 150,000 at 154 MB).
+CACHE_CHILDREN = 150_000
 
 Clock = Callable[[], float]
 
 _MEMO_LIMIT = 200_000  # states a memo holds before it starts again (memory, not results)
+#: States whose :func:`bound.guess` is remembered. A guess is read when a turn's outcomes are
+#: sorted and when a beam ranks its next layer, both soon after the expansion made the state,
+#: so the table need not outlive the expansion caches by much. At 200,000 it held 157,000
+#: states no cache held any more (Ant 6 at 10 CPU s peaked at 201-215 MB, the guesses most of
+#: it).
+GUESS_LIMIT = 30_000
 
 
-def _memo(table: dict[State, Any], state: State, compute: Callable[[State], Any]) -> Any:
+def _memo(table: dict[State, Any], state: State, compute: Callable[[State], Any],
+          limit: int = _MEMO_LIMIT) -> Any:
     """``compute(state)``, a pure function, remembered in ``table`` (emptied when it holds
-    :data:`_MEMO_LIMIT` states: each keeps its state alive, about 0.5 kB)."""
+    ``limit`` states: each keeps its state alive, about 0.5-1 kB)."""
     hit = table.get(state)
     if hit is None:
-        if len(table) > _MEMO_LIMIT:
+        if len(table) > limit:
             table.clear()
         hit = table[state] = compute(state)
     return hit
@@ -150,7 +158,7 @@ class Search:
 
     def guess(self, state: State) -> float:
         """:func:`bound.guess`, worked out once per state."""
-        return _memo(self.guesses, state, guess)
+        return _memo(self.guesses, state, guess, GUESS_LIMIT)
 
     def bound(self, state: State) -> int:
         """:func:`bound.upper_bound`, worked out once per state (the table is a cache of a pure
