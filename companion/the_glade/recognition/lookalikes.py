@@ -74,6 +74,8 @@ TURN_DEG = 1.5
 #: squares (5 -> 6; hard photos 11 -> 17, family 1001 4 -> 10), and a pair settling a doubt
 #: alone at 5 spreads (tuned with no wrong verdict of 526) made them 8 and 28.
 TRAIN_SHIFTS: tuple[tuple[float, float], ...] = ((0.0, 0.0),)
+#: Learn pairs sharing one difference together (see :mod:`lookalike_groups`).
+POOLED = True
 
 
 @dataclass
@@ -248,10 +250,9 @@ def _fisher(xa: np.ndarray, xb: np.ndarray) -> np.ndarray:
     return (w / (np.linalg.norm(w) + 1e-12)).astype(np.float32)
 
 
-def _learn_pair(va: list[np.ndarray], vb: list[np.ndarray], box: np.ndarray, tside: float
-                ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray] | None:
-    """The discriminant of one pair: (box in px, side, stats, weights) at the resolution
-    that separates it best on views kept apart; None when no resolution fits MAX_DIM."""
+def _options(box: np.ndarray, tside: float) -> list[tuple[int, np.ndarray]]:
+    """The two finest (patch side, box in px) of RESOLUTIONS whose box fits MAX_DIM values:
+    coarser ones lose the small icon; none when no resolution fits."""
     options = []
     for res in RESOLUTIONS:
         side = round(tside * res)
@@ -262,9 +263,16 @@ def _learn_pair(va: list[np.ndarray], vb: list[np.ndarray], box: np.ndarray, tsi
                        min(side, math.ceil(box[3] * side + pad))], np.int32)
         if (px[2] - px[0]) * (px[3] - px[1]) * 3 <= MAX_DIM:
             options.append((side, px))
+    return options[-2:]
+
+
+def _learn_pair(va: list[np.ndarray], vb: list[np.ndarray], box: np.ndarray, tside: float
+                ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray] | None:
+    """The discriminant of one pair: (box in px, side, stats, weights) at the resolution
+    that separates it best on views kept apart; None when no resolution fits MAX_DIM."""
+    options = _options(box, tside)
     if not options:
         return None
-    options = options[-2:]  # the two finest that fit: coarser ones lose the small icon
     best = None
     half = len(va) // 2
     for side, px in options:
@@ -283,14 +291,10 @@ def _learn_pair(va: list[np.ndarray], vb: list[np.ndarray], box: np.ndarray, tsi
     return best[1], best[2], best[3], best[4]
 
 
-def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: float,
-          progress: Callable[[str], None] | None = None, seed: int = 0,
-          board: np.ndarray | None = None) -> LookAlikes:
-    """Learn every look-alike pair among ``faces`` (turn 0, BGR; ``seasons`` one each):
-    ``tile_px`` is a tile's side in fine-view px, ``tside`` the side the scanner cuts,
-    ``board`` the board's mean colour (BGR) round the tiles."""
-    board = np.array([90.0, 140.0, 110.0], np.float32) if board is None else board
-    rng = np.random.default_rng(seed)
+def _candidates(faces: list[np.ndarray], seasons: list[str]
+                ) -> list[tuple[float, int, int, np.ndarray]]:
+    """The look-alike pairs (area, face i, face j, box in shares of the tile), at most
+    MAX_PAIRS of them, the most alike kept, in face order."""
     candidates = []
     for i in range(len(faces)):
         for j in range(i + 1, len(faces)):
@@ -302,9 +306,103 @@ def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: fl
             area, box = found
             if area <= LOOKALIKE_AREA and max(box[2] - box[0], box[3] - box[1]) <= LOOKALIKE_SIDE:
                 candidates.append((area, i, j, box))
-    # the most alike, then in face order (so each face's views are rendered once)
-    candidates = sorted(sorted(candidates, key=lambda c: c[0])[:MAX_PAIRS],
-                        key=lambda c: (c[1], c[2]))
+    return sorted(sorted(candidates, key=lambda c: c[0])[:MAX_PAIRS],
+                  key=lambda c: (c[1], c[2]))
+
+
+def _pack(rows: list[tuple[int, int]], boxes: list[np.ndarray], sides: list[int],
+          stats: list[np.ndarray], weights: list[np.ndarray]) -> LookAlikes:
+    if not rows:
+        return LookAlikes.empty()
+    offsets = np.concatenate([[0], np.cumsum([len(w) for w in weights])]).astype(np.int64)
+    return LookAlikes(np.array(rows, np.int32), np.stack(boxes).astype(np.int32),
+                      np.array(sides, np.int32), np.stack(stats).astype(np.float32), offsets,
+                      np.concatenate(weights).astype(np.float32))
+
+
+def _learn_pooled(faces: list[np.ndarray], names: list[str],
+                  candidates: list[tuple[float, int, int, np.ndarray]], tile_px: float,
+                  tside: float, rng: np.random.Generator, board: np.ndarray,
+                  progress: Callable[[str], None] | None) -> LookAlikes:
+    """One discriminant per group of pairs sharing one difference (:mod:`lookalike_groups`),
+    learnt on the views of every face of the group; each pair keeps it, with its own two
+    faces' means along it and its side's spread within a face (pooled over the group's
+    faces), measured on the views kept apart."""
+    from companion.the_glade.recognition.lookalike_groups import group_pairs
+    from companion.the_glade.recognition.model import TILE_INSET
+
+    groups = group_pairs(faces, names, candidates)
+    half = VIEWS // 2
+    # each group's options (patch side, px box) and which groups each face is in
+    options = []
+    member: dict[int, list[int]] = {}
+    for g_no, g in enumerate(groups):
+        inset = np.clip((g.box - (1 - TILE_INSET) / 2) / TILE_INSET, 0, 1)
+        options.append(_options(inset, tside))
+        for face in g.sides[0] + g.sides[1]:
+            member.setdefault(face, []).append(g_no)
+    # each face's views rendered once, cut once per patch side, kept as features per option
+    feats: dict[tuple[int, int, int], np.ndarray] = {}
+    start = time.perf_counter()
+    for n, face in enumerate(sorted(member)):
+        views = canvases(faces[face], tile_px, VIEWS, rng, board)
+        cuts: dict[int, list[np.ndarray]] = {}
+        for g_no in member[face]:
+            for o, (side, px) in enumerate(options[g_no]):
+                if side not in cuts:
+                    cuts[side] = cut_views(views, tside, side)
+                feats[(g_no, o, face)] = np.stack([features(p, px) for p in cuts[side]]
+                                                  ).astype(np.float16)
+        if progress is not None and (n + 1) % 25 == 0:
+            progress(f"  look-alike training views: {n + 1} of {len(member)} faces "
+                     f"({time.perf_counter() - start:.0f} s)")
+    rows, boxes, sides, stats, weights = [], [], [], [], []
+    for g_no, g in enumerate(groups):
+        best = None
+        for o, (side, px) in enumerate(options[g_no]):
+            xs = [[feats[(g_no, o, f)].astype(np.float32) for f in g.sides[s]] for s in (0, 1)]
+            w = _fisher(np.concatenate([x[:half] for x in xs[0]]),
+                        np.concatenate([x[:half] for x in xs[1]]))
+            tests = [[x[half:] @ w for x in xs[s]] for s in (0, 1)]
+            means = [np.concatenate(t).mean() for t in tests]
+            within = [math.sqrt(float(np.mean([t.var() for t in tests[s]]))) + 1e-6
+                      for s in (0, 1)]
+            every = [np.concatenate(t) for t in tests]
+            sep = abs(means[0] - means[1]) / math.sqrt((every[0].var() + every[1].var()) / 2
+                                                        + 1e-12)
+            if best is None or sep > best[0]:
+                best = (sep, side, px, w, tests, within)
+        if best is None:
+            continue
+        _sep, side, px, w, tests, within = best
+        for i, j in g.pairs:
+            ta = tests[0][g.sides[0].index(i)]
+            tb = tests[1][g.sides[1].index(j)]
+            rows.append((i, j))
+            boxes.append(px)
+            sides.append(side)
+            stats.append(np.array([ta.mean(), within[0], tb.mean(), within[1]], np.float32))
+            weights.append(w)
+    if progress is not None:
+        progress(f"  look-alike pairs: {len(rows)} in {len(groups)} groups learnt "
+                 f"({time.perf_counter() - start:.0f} s)")
+    return _pack(rows, boxes, sides, stats, weights)
+
+
+def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: float,
+          progress: Callable[[str], None] | None = None, seed: int = 0,
+          board: np.ndarray | None = None, names: list[str] | None = None) -> LookAlikes:
+    """Learn every look-alike pair among ``faces`` (turn 0, BGR; ``seasons`` one each):
+    ``tile_px`` is a tile's side in fine-view px, ``tside`` the side the scanner cuts,
+    ``board`` the board's mean colour (BGR) round the tiles. With the faces' tile
+    ``names`` (and POOLED), pairs sharing one difference are learnt together
+    (:func:`_learn_pooled`); else each pair on its own two faces' views."""
+    board = np.array([90.0, 140.0, 110.0], np.float32) if board is None else board
+    rng = np.random.default_rng(seed)
+    if names is not None and POOLED:
+        return _learn_pooled(faces, names, _candidates(faces, seasons), tile_px, tside, rng,
+                             board, progress)
+    candidates = _candidates(faces, seasons)
     # the box in shares of the tile; the scanner's patch covers the middle TILE_INSET of it
     from companion.the_glade.recognition.model import TILE_INSET
 
@@ -332,12 +430,7 @@ def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: fl
         if progress is not None and (n + 1) % 25 == 0:
             progress(f"  look-alike pairs: {n + 1} of {len(candidates)} learnt "
                      f"({time.perf_counter() - start:.0f} s)")
-    if not rows:
-        return LookAlikes.empty()
-    offsets = np.concatenate([[0], np.cumsum([len(w) for w in weights])]).astype(np.int64)
-    return LookAlikes(np.array(rows, np.int32), np.stack(boxes).astype(np.int32),
-                      np.array(sides, np.int32), np.stack(stats).astype(np.float32), offsets,
-                      np.concatenate(weights).astype(np.float32))
+    return _pack(rows, boxes, sides, stats, weights)
 
 
 @dataclass(frozen=True)
