@@ -103,12 +103,12 @@ CACHE_CHILDREN = 150_000
 Clock = Callable[[], float]
 
 _MEMO_LIMIT = 200_000  # states a memo holds before it starts again (memory, not results)
-#: States whose :func:`bound.guess` is remembered. A guess is read when a turn's outcomes are
-#: sorted and when a beam ranks its next layer, both soon after the expansion made the state,
-#: so the table need not outlive the expansion caches by much. At 200,000 it held 157,000
-#: states no cache held any more (Ant 6 at 10 CPU s peaked at 201-215 MB, the guesses most of
-#: it).
-GUESS_LIMIT = 30_000
+#: States whose :func:`bound.guess` is remembered at most. A guess is read when a turn's
+#: outcomes are sorted and when a beam ranks its next layer, both of outcomes the expansion
+#: caches hold, so the table is emptied with those caches (:meth:`Search._expand`) and then
+#: keeps no state alive that they do not. Kept apart from them, at 200,000 it held 157,000
+#: states no cache held any more (Ant 6 at 10 CPU s peaked at 201-215 MB, most of it that).
+GUESS_LIMIT = 2 * CACHE_CHILDREN
 
 
 def _memo(table: dict[State, Any], state: State, compute: Callable[[State], Any],
@@ -173,11 +173,12 @@ class Search:
         self.check_time()
         self.nodes += 1
         found = expand.outcomes(state, self.check_time, growers)
-        kids = sorted(found.items(), key=lambda kv: -self.guess(kv[0]))
-        if self.cached + len(kids) > self.cache_limit:
+        if self.cached + len(found) > self.cache_limit:
             self.cache.clear()
             self.light_cache.clear()
+            self.guesses.clear()
             self.cached = 0
+        kids = sorted(found.items(), key=lambda kv: -self.guess(kv[0]))
         table[state] = kids
         self.cached += len(kids)
         return kids
