@@ -10,8 +10,7 @@ seconds does not depend on how long it was given (one long run measures every sh
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
 2. beam searches of widths :data:`BEAM_WIDTHS`, ranking states by :func:`bound.guess` and
-   keeping only states whose :func:`bound.upper_bound` beats the best plan, and no more than a
-   share of a layer from one parent (:data:`BEAM_SHARE`) while others are left. They expand turns
+   keeping only states whose :func:`bound.upper_bound` beats the best plan. They expand turns
    *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
    growing step only from the :data:`GROWERS` most promising gardens (the growing sequences
    are most of a full expansion's cost);
@@ -81,15 +80,13 @@ class Result:
 
 #: The beam searches, in order (each a whole beam; the next one only when time is left).
 BEAM_WIDTHS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128)
-#: A beam of width w first fills its next layer with at most max(2, w // BEAM_SHARE) children of
-#: any one state, best guess first, then with the best of those passed over if room is left
-#: (None: the w best by guess whatever their parents). The plans that score 16 are mostly
-#: each turn's first to third outcome by guess among its siblings, but the best parents'
-#: children crowd out the rest of a layer. At 2.5 CPU s (load 22-27, the same run conditions):
-#: 4: 11/21 deals proven against 7/21 (15 deals of seeds 10-29 unproven in the benchmark and 6
-#: proven in 1-2.5 s), 2: 9/21; held out (seeds 30-49, 9 unproven and 22 proven in 0.8-2.5 s):
-#: 24/31 either way, mean 15.77 against 15.71.
-BEAM_SHARE: int | None = 4
+#: A beam of width w may first fill its next layer with at most max(2, w // BEAM_SHARE)
+#: children of any one state, best guess first, then with the best of those passed over if
+#: room is left (None: the w best by guess whatever their parents). Off: at 2.5 CPU s, in the
+#: same run conditions (load 22-27), 4 proved 11/21 against 7/21 on the deals tuned on (seeds
+#: 10-29), 24/31 either way on seeds 30-49, and 26/40 against 30/40 on the issue's 40 deals
+#: (mean 15.32 against 15.60), so no gain; it did find 16s no other run had (Ant 1, 6, 9, 10).
+BEAM_SHARE: int | None = None
 #: Gardens after the actions step that :func:`sketch_turn` finishes and compares.
 SKETCH_TRIES = 4
 #: Gardens after the actions step whose growing step a beam explores (see the module's text).
