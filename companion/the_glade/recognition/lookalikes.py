@@ -89,6 +89,9 @@ TURN_DEG = 1.5
 TRAIN_SHIFTS: tuple[tuple[float, float], ...] = ((0.0, 0.0),)
 #: Learn pairs sharing one difference together (see :mod:`lookalike_groups`).
 POOLED = True
+#: Each training view's spoilers are up to this many times as strong (drawn per view from
+#: 1): photos spoilt harder than the views (glare, blur, noise) should still lie among them.
+SPOIL_MAX = 1.6
 
 
 @dataclass
@@ -167,9 +170,10 @@ def where_they_differ(a: np.ndarray, b: np.ndarray, side: int) -> tuple[float, n
     return float(hit.mean()), box
 
 
-def _spoil(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def _spoil(canvas: np.ndarray, rng: np.random.Generator, k: float = 1.0) -> np.ndarray:
     """A tile's canvas (float32) spoilt as the simulator spoils photos (light, cast, glare
-    veil, blur, noise, JPEG), at the fine view's scale; uint8."""
+    veil, blur, noise, JPEG), at the fine view's scale, blur, noise and glare ``k`` times
+    as strong; uint8."""
     c = canvas.shape[0]
     ramp = np.linspace(-0.5, 0.5, c, dtype=np.float32)
     gain = np.float32(rng.uniform(0.55, 1.1)) * (
@@ -177,13 +181,13 @@ def _spoil(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         + np.float32(rng.uniform(-0.3, 0.3)) * ramp[:, None])
     out = canvas * gain[..., None] * (1 + rng.uniform(-0.1, 0.1, 3)).astype(np.float32)
     if rng.random() < 0.35:  # a veil of glare, thicker to one side
-        veil = np.clip(np.float32(rng.uniform(0, 0.4))
+        veil = np.clip(np.float32(rng.uniform(0, 0.4) * k)
                        * (1 + np.float32(rng.uniform(-1, 1)) * ramp), 0, 0.6)[None, :, None]
         out = out * (1 - veil) + 255 * veil
     if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.7)))
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.7) * k))
     else:
-        n = int(rng.integers(1, 5)) * 2 + 1
+        n = int(int(rng.integers(1, 5)) * k) * 2 + 1
         kern = np.zeros((n, n), np.float32)
         a = rng.uniform(0, math.pi)
         h = n // 2
@@ -191,7 +195,7 @@ def _spoil(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                  (int(h + math.cos(a) * h), int(h + math.sin(a) * h)), 1.0, 1)
         out = cv2.filter2D(out, -1, kern / kern.sum())
     noise = rng.standard_normal(out.shape, dtype=np.float32)
-    out = out + noise * np.float32(rng.uniform(2, 7) / math.sqrt(128)) * cv2.sqrt(
+    out = out + noise * np.float32(rng.uniform(2, 7) * k / math.sqrt(128)) * cv2.sqrt(
         np.maximum(out, 1))
     out8 = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
@@ -232,7 +236,8 @@ def canvases(face: np.ndarray, tile_px: float, count: int, rng: np.random.Genera
         canvas = canvas * (1 - rim) + 95.0 * rim
         tile = cv2.warpAffine(face.astype(np.float32), m, (cr, cr), flags=cv2.INTER_LINEAR)
         canvas = canvas * (1 - mask[..., None]) + tile * mask[..., None]
-        spoilt = _spoil(canvas, rng)
+        spoilt = _spoil(canvas, rng,
+                        float(rng.uniform(1.0, SPOIL_MAX)) if SPOIL_MAX > 1 else 1.0)
         out.append(cv2.resize(spoilt, (c, c), interpolation=cv2.INTER_LINEAR))
     return out
 
