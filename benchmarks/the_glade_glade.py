@@ -9,7 +9,9 @@ Prints, per part: the glade board's per-space error (spaces read wrong as certai
 photos exactly right (every space read and right), supply exact (no seat's count wrong as
 certain), stores wholly right (and the things left unnamed, by reason), whole games scored
 exactly / refused with a doubt / wrong as certain; CPU (time.process_time) and wall seconds
-per scan, the load average, and peak memory (VmHWM) of the process. Whole games use a
+per scan, the load average, and peak memory (VmHWM) of the process. Stores are read with
+the photo's light measured on the forest board's border, as the forest scan reads them
+(``--no-light``: without, as figures before 2026-12-02 11:00 were taken). Whole games use a
 forest model enrolled without look-alike pairs (quicker to enrol; the production enrolment
 adds them).
 """
@@ -30,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.errors import CompanionError
 from companion.the_glade.photo_game import CannotScore, PhotoList, Seat, score_readings
+from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
 from companion.the_glade.recognition.glade_board import read_glade
 from companion.the_glade.recognition.glade_model import build_glade_model
@@ -42,7 +45,7 @@ from companion.the_glade.recognition.glade_sim import (
     sample_glade_pack,
 )
 from companion.the_glade.recognition.sim import random_forest, sample_pack
-from companion.the_glade.recognition.store import read_store
+from companion.the_glade.recognition.store import border_views, read_store
 
 COLOURS = ("yellow", "blue", "red", "green")
 
@@ -85,12 +88,17 @@ def glade_part(family: int, photos: int, cpu: list, wall: list) -> dict:
     return out
 
 
-def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = False) -> dict:
+def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = False,
+               light: bool = True) -> dict:
+    """``light``: the store is read with the photo's light measured on the forest board's
+    border, as the forest scan reads it (``store.store_fields``); off, with none."""
     art = FamilyArt(family)
     pack = sample_pack(art=art, boards=((7, 7, "D4"),))
     glade = sample_glade_pack(art)
     model = build_glade_model(pack, glade)
     board = pack.boards[0]
+    working = working_board(board.image, board.grid.cell)
+    size = (board.image.shape[1], board.image.shape[0])
     rng = np.random.default_rng(family + 7)
     out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0, "things": 0,
            "unnamed": {}, "missed": 0, "misnamed": 0, "extra": 0}
@@ -100,9 +108,11 @@ def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = Fal
         photo, truth = render_forest_photo(pack, glade, forest, store, matches,
                                            family * 1000 + 500 + k)
         c0, w0 = time.process_time(), time.perf_counter()
-        reading = read_store(model, (board.image.shape[1], board.image.shape[0]),
-                             pack.counter_size * board.grid.cell,
-                             np.array(truth["homography"]), photo, None, None)
+        hm = np.array(truth["homography"])
+        views = (border_views(photo, hm, board.grid, size, working) if light
+                 else (None, None))
+        reading = read_store(model, size, pack.counter_size * board.grid.cell, hm, photo,
+                             *views)
         result = reading.result(True)
         cpu.append(time.process_time() - c0)
         out["things"] += len(truth["store_at"])
@@ -235,6 +245,9 @@ def main() -> None:
                         help="print each store thing missed, misnamed, extra or doubted, "
                              "with its scores (tuning families only: held-out art is never "
                              "looked at)")
+    parser.add_argument("--no-light", action="store_true",
+                        help="read stores without the light measured on the forest board "
+                             "(as figures before 2026-12-02 11:00 were taken)")
     args = parser.parse_args()
     print(f"load average at start: {os.getloadavg()}")
     cpu: list[float] = []
@@ -250,7 +263,8 @@ def main() -> None:
     swall: list[float] = []
     for family in args.families:
         if args.stores:
-            part = store_part(family, args.stores, scpu, swall, args.show)
+            part = store_part(family, args.stores, scpu, swall, args.show,
+                              not args.no_light)
             print(f"family {family} store: {part}", flush=True)
     if scpu:
         print(f"store read CPU s: median {np.median(scpu):.3f} max {max(scpu):.3f}; wall "
