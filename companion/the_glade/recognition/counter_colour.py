@@ -72,13 +72,16 @@ class CounterColours:
 
     @classmethod
     def measure(cls, faces: np.ndarray, view: np.ndarray, board: np.ndarray,
-                where: np.ndarray, side: float, mask: np.ndarray) -> CounterColours | None:
+                where: np.ndarray, side: float, mask: np.ndarray,
+                gain: np.ndarray | None = None) -> CounterColours | None:
         """The colours of ``faces`` (n, s*s*3, as photographed, 0..1) and of the ``board``
-        under the light of ``view``, measured on its pixels ``where``; None without faces or
-        too little border to measure the light on."""
+        under the light of ``view``, measured on its pixels ``where`` (or ``gain``, that
+        light already measured so); None without faces or too little border to measure the
+        light on."""
         if not len(faces) or board.shape != view.shape:
             return None
-        gain = board_light(view, board, where)
+        if gain is None:
+            gain = board_light(view, board, where)
         if gain is None:
             return None
         gain = np.maximum(gain, 1e-3)

@@ -27,7 +27,7 @@ from companion.the_glade.recognition.close_calls import (
     shifted_patches,
     template_gap,
 )
-from companion.the_glade.recognition.counter_colour import CounterColours
+from companion.the_glade.recognition.counter_colour import CounterColours, board_light
 from companion.the_glade.recognition.counters import (
     colour_then_side,
     counter_colours,
@@ -121,6 +121,11 @@ class Evidence:
     templates: np.ndarray     # the tile templates at the photo's blur
     #: a learnt look-alike pair's verdict on close calls between its two faces
     pairs: dict[int, PairVerdict] = field(default_factory=dict)
+    #: how bright each square is over the bare board there under the light measured on the
+    #: border (see :func:`_brightness`; None: unmeasured)
+    bright: np.ndarray | None = None
+    #: whether each square lies on the board's edge, where no counter lies (None: unknown)
+    edge: np.ndarray | None = None
 
 
 def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -143,6 +148,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     measured = measure_blur(view, ref, strip) if known else MeasuredBlur(0.0, Blur())
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
     tset = blurred_templates(model, cache, measured.blur.scaled(FINE * TILE_PATCH / tside))
+    gain = board_light(view, ref, strip) if known else None  # the light on the border
     structure = np.full(n, np.nan)
     if known:
         structure = _structure(model, cache, board, tset, gray, ref, measured.focus, centres)
@@ -163,11 +169,38 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     # counters by focus blur alone: smeared faces gave nothing on 400 tuning photos and read
     # a green counter on the green board as bare on a check photo
     counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
-                                     Blur(sigma=measured.focus), bare_looking)
+                                     Blur(sigma=measured.focus), bare_looking, gain)
     pairs = _pair_verdicts(model, cache, fine, looks, tside)
+    bright = _brightness(view, ref, gain, centres)
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
-        tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs)
+        tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner)
+
+
+BRIGHT_SIDE = CELL_PX * 0.6  # the middle of a square whose brightness is measured (working px)
+
+
+def _brightness(view: np.ndarray, ref: np.ndarray, gain: np.ndarray | None,
+                centres: np.ndarray) -> np.ndarray | None:
+    """Per square, the photo's brightness in its middle over the bare board's there under
+    the light ``gain`` measured on the border strip (counter_colour.board_light): about 1 on
+    a bare square in even light, above on a pale piece on a darker board or under glare.
+    The patches compared with the bare board are each divided by their own light, which a
+    washed-out tile and a bare square share (both flat); their brightness does not. None
+    when the light could not be measured."""
+    if gain is None:
+        return None
+    # window sums (per colour) from integral images: every square in two quick passes
+    seen, bare = cv2.integral(view, sdepth=cv2.CV_64F), cv2.integral(ref, sdepth=cv2.CV_64F)
+    half = round(BRIGHT_SIDE / 2)
+    h, w = view.shape[:2]
+    x = np.clip(centres[:, 0].astype(int) + np.array([[-half], [half]]), 0, w)
+    y = np.clip(centres[:, 1].astype(int) + np.array([[-half], [half]]), 0, h)
+
+    def window(total: np.ndarray) -> np.ndarray:
+        return total[y[1], x[1]] - total[y[0], x[1]] - total[y[1], x[0]] + total[y[0], x[0]]
+
+    return window(seen).sum(axis=1) / np.maximum(window(bare) @ gain, 1.0)
 
 
 def _pair_verdicts(model: Model, cache: Cache, fine: np.ndarray,
@@ -352,14 +385,14 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine: np.ndarray,
 
 def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
               ref: np.ndarray, strip: np.ndarray, centres: np.ndarray, idx: np.ndarray,
-              blur: Blur, bare_looking: np.ndarray
+              blur: Blur, bare_looking: np.ndarray, gain: np.ndarray | None = None
               ) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]], np.ndarray]:
     """The best counter on each square ``idx``, and on each square ``bare_looking`` where
     one may hide (:func:`counters.may_hide_a_counter`): found by its round outline, placed
     where its colours stand out most from the board's, named by its colours under the light
     measured on the border (by shape when the light cannot be measured), single or double
     by shape. Also the colour distances (best counter, bare board) and the outline's
-    clarity per square."""
+    clarity per square. ``gain``: the light measured on the border, when already known."""
     counters: dict[int, CounterFit] = {}
     tint: dict[int, tuple[float, float]] = {}
     disc = np.zeros(len(centres))
@@ -368,7 +401,7 @@ def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
     cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
     faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
     colours = CounterColours.measure(faces.colours, view, ref, strip, cside / FINE,
-                                     disc_mask())
+                                     disc_mask(), gain=gain)
     if colours is not None and len(bare_looking):
         hide = may_hide_a_counter(colours, smooth, centres[bare_looking], cside)
         idx = np.sort(np.concatenate([idx, bare_looking[hide]]))

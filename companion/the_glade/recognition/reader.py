@@ -88,6 +88,22 @@ CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board'
 TILE_FITS = 0.5
 TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square (1% of tiles
                      # show less; no bare square that a tile fitted better showed over 0.55)
+#: A square read as empty but this much brighter than the bare board under the photo's
+#: light (evidence._brightness) is under glare strong enough to wash a pale tile's print
+#: away: the bare board and a washed-out tile then compare alike (both flat once each
+#: patch's own light is divided out) and show as little structure. Hard photos of tuning
+#: families 2-8 (56): the six tiles read as empty stood at 1.98-4.84, five above 3.0; of
+#: 1,017 bare squares two stood above 3.0 (99% under 2.3); normal photos: none above 2.6.
+BRIGHT_BARE = 3.0
+#: A near tie of the bare board and a tile (EMPTY_TILE_RATIO) on an edge square (where no
+#: counter lies) showing less fine structure than this (over the faintest tile's, see
+#: structure.py) and not glare-bright (BRIGHT_BARE) is bare: tiles bring their print, and
+#: the only tiles seen this faint on the tuning photos were washed out by glare. Tuning
+#: families 2-7, normal photos: the bare squares so tied stood at 0.24-0.26, no tile under
+#: 0.63; hard photos (families 2-8): 12 bare squares so tied at 0.20-0.39, and the five
+#: tiles under 0.4 all glare-bright (3.4-4.8) or not tied. Inner squares are left alone: a
+#: counter in shadow showed 0.21 there, its round outline too faint to be looked for.
+FAINT_STRUCTURE = 0.4
 
 
 @dataclass
@@ -245,6 +261,17 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     reading.distances["structure"] = round(float(ev.structure[i]), 4)
     kind_ratio = kd1 / max(kd2, 1e-9)
     no_counter = False  # the board's colours fit better than a counter's where it stands out
+    # (evidence made before these were measured, as some tests make it, has neither)
+    edge, bright = getattr(ev, "edge", None), getattr(ev, "bright", None)
+    glaring = bright is not None and bool(bright[i] > BRIGHT_BARE)
+    faint = (not bare and edge is not None and bool(edge[i])
+             and {kind, other} == {"empty", "tile"}
+             and kind_ratio > EMPTY_TILE_RATIO / (1 + ev.sat[i])
+             and bool(ev.structure[i] < FAINT_STRUCTURE) and not glaring)
+    if faint:  # a near tie of bare board and tile, and too little print for a tile
+        veiled = _veiled_tile(float(ev.outline[i]), d1, float(ev.empty[i]))
+        kind, other = "empty", "tile"
+        reading.kind = kind
     if {kind, other} == {"empty", "counter"} and i in ev.tint:
         # counter or bare board: their colours, under the same light, say it best
         dc, de = ev.tint[i]
@@ -262,9 +289,10 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     else:
         reading.centre = (float(ev.centres[i][0]), float(ev.centres[i][1]))
     limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
-    if not reading.reason and not no_counter and kind_ratio > limit / (1 + ev.sat[i]):
+    if (not reading.reason and not no_counter and not faint
+            and kind_ratio > limit / (1 + ev.sat[i])):
         reading.reason = f"{kind} or {other}?"
-    if not reading.reason and veiled:
+    if not reading.reason and (veiled or (kind == "empty" and glaring)):
         reading.reason = "empty, or a tile veiled by glare?"
     if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
         reading.reason = "matches nothing enrolled well"

@@ -1,0 +1,93 @@
+"""Hard photos (glare, shadow, dim light): what a square's brightness and faint print say.
+
+A tile washed out by glare and a bare square both look flat once each patch is divided by
+its own light, so the reader also weighs how bright the square is over the bare board under
+the light measured on the border (evidence._brightness), and how little print it shows.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from companion.the_glade.recognition.counter_colour import board_light
+from companion.the_glade.recognition.evidence import Evidence, _brightness
+from companion.the_glade.recognition.reader import (
+    BRIGHT_BARE,
+    EMPTY_TILE_RATIO,
+    FAINT_STRUCTURE,
+    _judge,
+)
+from companion.the_glade.recognition.structure import BARE_STRUCTURE
+
+MODEL = SimpleNamespace(tile_turns=np.array([0, 0]), tile_seasons=["spring", "spring"],
+                        tile_names=["mouse/acorn/oak"] * 4 + ["mouse/hazelnut/oak"] * 4)
+
+
+def _square(empty: float, tile: float, structure: float, bright: float | None,
+            edge: bool = True, outline: float = 0.3) -> Evidence:
+    """Evidence for one square: its distance to the bare board and to the best tile, its
+    fine structure, its brightness over the bare board's, on the edge or not."""
+    return Evidence(
+        centres=np.zeros((1, 2)), frame_share=np.ones(1), sat=np.zeros(1),
+        tile_clipped=np.zeros(1), white=np.zeros(1), empty=np.array([empty]),
+        structure=np.array([structure]), outline=np.array([outline]),
+        tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
+        tiles=[((tile, 0, "mouse/acorn/oak"), (tile * 3, 1, "mouse/hazelnut/oak"))],
+        looks={}, counters={}, tint={}, disc=np.zeros(1),
+        templates=np.array([[0.0, 0.0], [1.0, 1.0]], np.float32),
+        bright=None if bright is None else np.array([bright]), edge=np.array([edge]))
+
+
+def test_a_flat_square_far_brighter_than_the_bare_board_is_doubted_not_read_empty():
+    """The bare board fits a washed-out tile (both flat), and it shows no print: read as
+    empty in a photo's even light, doubted when glare has made it that bright."""
+    plain = _judge(MODEL, _square(0.001, 0.006, 0.05, 1.0), 0, "G4")
+    assert plain.kind == "empty"
+    washed = _judge(MODEL, _square(0.001, 0.006, 0.05, BRIGHT_BARE + 0.4), 0, "G4")
+    assert washed.kind == "uncertain"
+    unmeasured = _judge(MODEL, _square(0.001, 0.006, 0.05, None), 0, "G4")
+    assert unmeasured.kind == "empty"
+
+
+def test_a_faint_tie_of_board_and_tile_on_an_edge_square_is_bare():
+    """Too little print for any tile (under FAINT_STRUCTURE, above BARE_STRUCTURE) and a near
+    tie of the bare board and a tile: bare on an edge square, in doubt where a counter may
+    lie or where glare may have washed a tile's print away."""
+    structure = (BARE_STRUCTURE + FAINT_STRUCTURE) / 2
+    tile = 0.0090
+    empty = tile / (EMPTY_TILE_RATIO + 0.1)  # the tile a little closer: a near tie
+    edge = _judge(MODEL, _square(empty, tile, structure, 0.9), 0, "A3")
+    assert edge.kind == "empty", edge.reason
+    inner = _judge(MODEL, _square(empty, tile, structure, 0.9, edge=False), 0, "C3")
+    assert inner.kind == "uncertain"
+    glare = _judge(MODEL, _square(empty, tile, structure, BRIGHT_BARE + 0.5), 0, "A3")
+    assert glare.kind == "uncertain"
+    printed = _judge(MODEL, _square(empty, tile, FAINT_STRUCTURE * 3, 0.9), 0, "A3")
+    assert printed.kind == "uncertain"  # enough print for a tile: the tie stands
+
+
+def test_a_clear_tile_is_not_made_bare_by_faint_print():
+    """Faint print alone does not overrule a tile that fits clearly better than the board."""
+    structure = (BARE_STRUCTURE + FAINT_STRUCTURE) / 2
+    reading = _judge(MODEL, _square(0.0100, 0.0010, structure, 0.9), 0, "A3")
+    assert reading.kind != "empty"
+
+
+def test_brightness_is_about_one_on_the_bare_board_and_high_on_a_pale_tile():
+    """Measured against the enrolled board under the light of the border (here a dim photo,
+    0.6 of the enrolled light, with a warm cast)."""
+    board = np.full((144, 144, 3), (40, 90, 50), np.uint8)
+    board[::8] = (30, 70, 40)  # some print on the board
+    light = np.array([0.5, 0.6, 0.7])
+    photo = np.clip(board * light, 0, 255).astype(np.uint8)
+    photo[60:84, 60:84] = np.clip(np.array([235, 240, 238]) * light, 0, 255)  # a pale tile
+    strip = np.ones(board.shape[:2], bool)
+    strip[20:-20, 20:-20] = False
+    centres = np.array([[72.0, 72.0], [30.0, 30.0]])
+    bright = _brightness(photo, board, board_light(photo, board, strip), centres)
+    assert bright is not None
+    assert bright[0] > BRIGHT_BARE
+    assert abs(bright[1] - 1.0) < 0.1
+
