@@ -87,11 +87,11 @@ def test_a_fruit_drawn_otherwise_is_not_pooled_with_the_rest(pack) -> None:
 def test_the_pooled_judge_names_fresh_views_of_a_fruit_pair_never_tuned_on(
         pack, monkeypatch) -> None:
     """Learnt on the pack's pooled views, one discriminant per group: fresh views of both
-    faces of each fruit pair of one creature and leaf, spoilt as a normal photo is and cut
-    0.7 px off their place, are each named right (nearer their own face's mean, in
-    spreads)."""
+    faces of each fruit pair of one creature and leaf, cut 0.7 px off their place, are
+    each named right (nearer their own face's mean, in spreads)."""
     from companion.the_glade.recognition import lookalikes
 
+    monkeypatch.setattr(lookalikes, "POOLED", True)  # off in enrolment (see its comment)
     tile_px = tile_side(pack.tile_size) * FINE
     tside = tile_px * TILE_INSET
     faces = [f.image for f in pack.tiles]
@@ -106,7 +106,6 @@ def test_the_pooled_judge_names_fresh_views_of_a_fruit_pair_never_tuned_on(
         if key in weights:
             assert np.array_equal(weights[key], w)
         weights[key] = w
-    monkeypatch.setattr(lookalikes, "SPOIL_MAX", 1.0)  # the fresh views: a normal photo's
     rng = np.random.default_rng(77)
     named = []
     for k, (a, b) in enumerate(pairs.faces):
