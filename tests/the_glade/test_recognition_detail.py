@@ -131,11 +131,11 @@ _MODEL = SimpleNamespace(tile_turns=np.zeros(2, int), tile_seasons=["spring", "s
 def _square(**figures) -> SimpleNamespace:
     """The evidence of one square (index 0) with the ``figures`` given: the rest is a
     square wholly in the photo, nothing clipped, no closer look, no counter looked for, no
-    look-alike pair judged."""
+    look-alike pair judged, its brightness and place on the edge unmeasured."""
     evidence = dict(centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1),
                     frame_share=np.ones(1), tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
                     tile_angle=np.zeros(1), templates=_TEMPLATES, looks={}, counters={},
-                    tint={}, disc=np.zeros(1), pairs={})
+                    tint={}, disc=np.zeros(1), pairs={}, bright=None, edge=None)
     evidence.update(figures)
     return SimpleNamespace(**evidence)
 
