@@ -49,6 +49,10 @@ def set_max_pixels(pixels: int) -> None:
 def _max_file_bytes() -> int:
     return 8 * max_pixels() + 1024 * 1024
 
+
+#: A photo file is read this many bytes at a time.
+_CHUNK = 1 << 20
+
 _PNG = b"\x89PNG\r\n\x1a\n"
 _JPEG = b"\xff\xd8"
 #: JPEG start-of-frame markers, which carry the size (C4, C8 and CC are other segments).
@@ -194,12 +198,25 @@ def read_photo_bytes(path: Path, name: str, error: type[CompanionError] = InputF
     most :func:`max_pixels` can be (it is not read then). A missing or unreadable file raises
     :class:`OSError` for the caller to word."""
     most = _max_file_bytes()
+    chunks: list[bytes] = []
+    got = 0
     with Path(path).open("rb") as handle:
-        data = handle.read(most + 1)
+        if os.fstat(handle.fileno()).st_size > most:
+            raise error(_too_big(name, most))
+        # in pieces, as a file may grow while read: ``read(most + 1)`` would reserve the
+        # whole limit (hundreds of MB) for every photo before reading a byte of it
+        while got <= most and (chunk := handle.read(min(_CHUNK, most + 1 - got))):
+            chunks.append(chunk)
+            got += len(chunk)
+    data = b"".join(chunks)
     if len(data) > most:
-        raise error(f"{name} is larger than {most // (1024 * 1024)} MB, more than any photo "
-                    f"of at most {max_pixels() / 1e6:g} megapixels; use a camera frame")
+        raise error(_too_big(name, most))
     return data
+
+
+def _too_big(name: str, most: int) -> str:
+    return (f"{name} is larger than {most // (1024 * 1024)} MB, more than any photo of at "
+            f"most {max_pixels() / 1e6:g} megapixels; use a camera frame")
 
 
 def load_image(path: Path) -> np.ndarray:

@@ -243,6 +243,26 @@ def test_a_file_too_large_for_any_photo_is_not_read(tmp_path: Path) -> None:
         read_image(path)
 
 
+def test_reading_a_photo_reserves_about_its_own_size(tmp_path: Path) -> None:
+    """A photo's bytes are read as they come: reading a 1 MB photo must not reserve the
+    whole file limit (hundreds of MB, once for every scan on a 2 GB Pi)."""
+    import tracemalloc
+
+    path = tmp_path / "photo.jpg"
+    rng = np.random.default_rng(2)
+    assert cv2.imwrite(str(path), rng.integers(0, 255, (600, 800, 3), np.uint8))
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        data = vision_image.read_photo_bytes(path, "photo")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert data == path.read_bytes()
+    assert vision_image.MAX_FILE_BYTES > 50 * size
+    assert peak < 4 * size + (2 << 20)
+
+
 def damaged_jpeg() -> bytes:
     rng = np.random.default_rng(1)
     _, data = cv2.imencode(".jpg", rng.integers(0, 255, (200, 200, 3), np.uint8))
