@@ -10,22 +10,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from glade_family import glade_family
 
 from companion.cli import main
 from companion.errors import ModelError, RecognitionError
-from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
+from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_board import read_glade
 from companion.the_glade.recognition.glade_model import (
-    build_glade_model,
     load_glade_model,
     save_glade_model,
 )
 from companion.the_glade.recognition.glade_sim import (
     random_glade,
     render_glade_photo,
-    sample_glade_pack,
 )
-from companion.the_glade.recognition.sim import sample_pack
 from companion.vision.sim import Camera, Degradations
 
 #: A family nobody tuned on (tuning used families 1-7, the benchmark records from 1000 on):
@@ -36,10 +34,7 @@ FAMILY = int(os.environ.get("COMPANION_TEST_FAMILY") or 2 * HELD_OUT_FROM + 731_
 
 @pytest.fixture(scope="module")
 def new_art():
-    art = FamilyArt(FAMILY)
-    pack = sample_pack(art=art, boards=((7, 7, "D4"),))
-    glade = sample_glade_pack(art, matches=False)
-    return pack, glade, build_glade_model(pack, glade)
+    return glade_family(FAMILY, matches=False)
 
 
 def _wrong(result: dict, truth: dict) -> list[str]:

@@ -11,11 +11,11 @@ import os
 import cv2
 import numpy as np
 import pytest
+from glade_family import glade_family
 
-from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
-from companion.the_glade.recognition.glade_model import build_glade_model
-from companion.the_glade.recognition.glade_sim import render_forest_photo, sample_glade_pack
-from companion.the_glade.recognition.sim import random_forest, sample_pack
+from companion.the_glade.recognition.families import HELD_OUT_FROM
+from companion.the_glade.recognition.glade_sim import render_forest_photo
+from companion.the_glade.recognition.sim import random_forest
 from companion.the_glade.recognition.store import read_store
 from companion.vision.sim import Camera, Degradations
 
@@ -27,10 +27,7 @@ FAMILY = int(os.environ.get("COMPANION_TEST_FAMILY") or 2 * HELD_OUT_FROM + 731_
 
 @pytest.fixture(scope="module")
 def family():
-    art = FamilyArt(FAMILY)
-    pack = sample_pack(art=art, boards=((7, 7, "D4"),))
-    glade = sample_glade_pack(art)
-    return pack, glade, build_glade_model(pack, glade)
+    return glade_family(FAMILY)
 
 
 def _read(pack, model, photo, truth):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from glade_family import glade_family
 
 from companion.the_glade.recognition.enrol import working_board
-from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
-from companion.the_glade.recognition.glade_model import build_glade_model
-from companion.the_glade.recognition.glade_sim import render_forest_photo, sample_glade_pack
-from companion.the_glade.recognition.sim import random_forest, sample_pack
+from companion.the_glade.recognition.families import HELD_OUT_FROM
+from companion.the_glade.recognition.glade_sim import render_forest_photo
+from companion.the_glade.recognition.sim import random_forest
 from companion.the_glade.recognition.store import border_views, read_store
 from companion.vision.sim import Degradations
 
@@ -22,10 +22,7 @@ FAMILY = 2 * HELD_OUT_FROM + 731_416
 
 @pytest.fixture(scope="module")
 def family():
-    art = FamilyArt(FAMILY)
-    pack = sample_pack(art=art, boards=((7, 7, "D4"),))
-    glade = sample_glade_pack(art)
-    return pack, glade, build_glade_model(pack, glade)
+    return glade_family(FAMILY)
 
 
 def _read_lit(pack, model, photo, truth) -> dict:
