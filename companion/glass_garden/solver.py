@@ -78,7 +78,7 @@ class Result:
     proven_at: float | None = None
 
 
-#: The beam searches, in order (each a whole beam; the next one only when time is left).
+#: The beam searches' widths, in order (each a whole beam; the next one only when time is left).
 BEAM_WIDTHS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128)
 #: A beam of width w may first fill its next layer with at most max(2, w // BEAM_SHARE)
 #: children of any one state, best guess first, then with the best of those passed over if
@@ -93,6 +93,21 @@ SKETCH_TRIES = 4
 #: 16 rather than 8: at 2.5 CPU s, 10/16 deals proven instead of 5/16 on the deals tuned on and
 #: 15/20 instead of 12/20 on seeds 10-14 (4: 10/16 and 10/20).
 GROWERS = 16
+
+
+@dataclass(frozen=True)
+class Beam:
+    """One beam search of the ladder: its width, how many children of one state its layers
+    take first (``share``: the divisor of :data:`BEAM_SHARE`, None for the best by guess
+    whatever their parents) and the gardens whose growing step its light expansions explore."""
+
+    width: int
+    share: int | None = None
+    growers: int = GROWERS
+
+
+#: The beam searches, in order: :data:`BEAM_WIDTHS`, plain, :data:`GROWERS` growers.
+BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, BEAM_SHARE, GROWERS) for w in BEAM_WIDTHS)
 #: Kept for callers: below this many seconds a plan used to be cut short. The anytime solver
 #: has a whole plan within milliseconds, whatever the time.
 QUICK_SECONDS = 0.2
@@ -148,7 +163,8 @@ class Search:
         self.sun = SunSearch(node_limit=sun_nodes, deadline=deadline, clock=clock,
                              stop=self.stop.is_set)
         self.cache: dict[State, list[tuple[State, Path]]] = {}
-        self.light_cache: dict[State, list[tuple[State, Path]]] = {}
+        #: light expansions, one table per number of growers
+        self.light_caches: dict[int, dict[State, list[tuple[State, Path]]]] = {}
         self.cache_limit = cache_limit
         self.cached = 0  # outcomes held by both caches
         self.bounds: dict[State, int] = {}
@@ -182,7 +198,8 @@ class Search:
         found = expand.outcomes(state, self.check_time, growers)
         if self.cached + len(found) > self.cache_limit:
             self.cache.clear()
-            self.light_cache.clear()
+            for light in self.light_caches.values():
+                light.clear()
             self.guesses.clear()
             self.cached = 0
         kids = sorted(found.items(), key=lambda kv: -self.guess(kv[0]))
@@ -194,13 +211,13 @@ class Search:
         """Every outcome of the turn (best guess first)."""
         return self._expand(state, self.cache, None)
 
-    def light(self, state: State) -> list[tuple[State, Path]]:
-        """The outcomes of a light expansion (:func:`expand.outcomes` with :data:`GROWERS`);
-        the full list when one is cached."""
+    def light(self, state: State, growers: int = GROWERS) -> list[tuple[State, Path]]:
+        """The outcomes of a light expansion (:func:`expand.outcomes` with ``growers``); the
+        full list when one is cached."""
         hit = self.cache.get(state)
         if hit is not None:
             return hit
-        return self._expand(state, self.light_cache, GROWERS)
+        return self._expand(state, self.light_caches.setdefault(growers, {}), growers)
 
     def finish(self, state: State, alpha: int = -1) -> tuple[int, Path]:
         """Best of the sunlight phase (or the score of a finished game); a score of -1 when
@@ -369,17 +386,19 @@ class Solver(Search):
         return self.best.score >= min(MAX_SCORE, self.bound(self.root))
 
     # -- stage 2: beams -----------------------------------------------------------------
-    def beam(self, width: int) -> None:
+    def beam(self, width: int, share_by: int | None = BEAM_SHARE, growers: int = GROWERS
+             ) -> None:
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
-        share = width if BEAM_SHARE is None else max(2, width // BEAM_SHARE)
+        share = width if share_by is None else max(2, width // share_by)
         while layer:
             nxt: dict[State, list[tuple[State, Path]]] = {}
             parent: dict[State, int] = {}
             for i, (state, chain) in enumerate(layer):
                 if state.phase in (SUNLIGHT, OVER):
-                    self.offer(plan_through(self, chain, state, self.alpha()), f"beam {width}")
+                    self.offer(plan_through(self, chain, state, self.alpha()),
+                               f"beam {width}{'' if share_by is None else 's'}/{growers}")
                     continue
-                for child, path in self.light(state):
+                for child, path in self.light(state, growers):
                     if child not in nxt:
                         nxt[child] = [*chain, (state, path)]
                         parent[child] = i
@@ -500,10 +519,10 @@ class Solver(Search):
             if self.root.phase not in (SUNLIGHT, OVER):
                 self.offer(sketch_plan(self.root, self.check_time), "sketch")
                 limit, self.sun.node_limit = self.sun.node_limit, BEAM_SUN_NODES
-                for width in BEAM_WIDTHS:
+                for beam in BEAM_LADDER:
                     if self.done():
                         break
-                    self.beam(width)
+                    self.beam(beam.width, beam.share, beam.growers)
                 self.sun.node_limit = limit
                 self.unproven = 0  # the beams' cut searches prove nothing: the pass redoes them
                 if not self.done():

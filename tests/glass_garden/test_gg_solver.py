@@ -162,3 +162,18 @@ def test_bound_table_and_guess_table_do_not_change_the_search() -> None:
     for child, _ in search.outcomes(s)[:50]:
         assert search.bound(child) == upper_bound(child)
         assert search.guess(child) == guess(child)
+
+
+def test_light_expansions_of_each_growers_count_are_kept_apart() -> None:
+    """The beam ladder may mix light expansions of 8 and 16 growers: each is cached under its
+    own count, and the one from fewer gardens is part of the one from more."""
+    from companion.glass_garden import expand
+    from companion.glass_garden.solver import Search
+
+    s = new_game(load_deck(), "Ant", seed=3)
+    search = Search()
+    few, more = search.light(s, 8), search.light(s, 16)
+    assert [k for k, _ in few] != [k for k, _ in more]
+    assert {k for k, _ in few} <= {k for k, _ in more}
+    assert set(dict(few)) == set(expand.outcomes(s, growers=8))
+    assert search.light(s, 8) is few and search.light(s, 16) is more
