@@ -92,7 +92,6 @@ def test_the_pooled_judge_names_fresh_views_of_a_fruit_pair_never_tuned_on(
     from companion.the_glade.recognition import lookalikes
 
     monkeypatch.setattr(lookalikes, "POOLED", True)  # off in enrolment (see its comment)
-    monkeypatch.setattr(lookalikes, "SPOIL_MAX", 1.0)  # views as the photos here are spoilt
     tile_px = tile_side(pack.tile_size) * FINE
     tside = tile_px * TILE_INSET
     faces = [f.image for f in pack.tiles]
