@@ -261,8 +261,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     reading.distances["structure"] = round(float(ev.structure[i]), 4)
     kind_ratio = kd1 / max(kd2, 1e-9)
     no_counter = False  # the board's colours fit better than a counter's where it stands out
-    # (evidence made before these were measured, as some tests make it, has neither)
-    edge, bright = getattr(ev, "edge", None), getattr(ev, "bright", None)
+    edge, bright = ev.edge, ev.bright  # None where unmeasured (as tests may build evidence)
     glaring = bright is not None and bool(bright[i] > BRIGHT_BARE)
     faint = (not bare and edge is not None and bool(edge[i])
              and {kind, other} == {"empty", "tile"}
