@@ -337,6 +337,14 @@ def _candidates(faces: list[np.ndarray], seasons: list[str]
                   key=lambda c: (c[1], c[2]))
 
 
+def _inset(box: np.ndarray) -> np.ndarray:
+    """A box in shares of the tile as shares of the scanner's patch, which covers the
+    middle TILE_INSET of the tile."""
+    from companion.the_glade.recognition.model import TILE_INSET
+
+    return np.clip((box - (1 - TILE_INSET) / 2) / TILE_INSET, 0, 1)
+
+
 def _pack(rows: list[tuple[int, int]], boxes: list[np.ndarray], sides: list[int],
           stats: list[np.ndarray], weights: list[np.ndarray]) -> LookAlikes:
     if not rows:
@@ -356,7 +364,6 @@ def _learn_pooled(faces: list[np.ndarray], names: list[str],
     faces' means along it and its side's spread within a face (pooled over the group's
     faces), measured on the views kept apart."""
     from companion.the_glade.recognition.lookalike_groups import group_pairs
-    from companion.the_glade.recognition.model import TILE_INSET
 
     groups = group_pairs(faces, names, candidates)
     half = VIEWS // 2
@@ -364,8 +371,7 @@ def _learn_pooled(faces: list[np.ndarray], names: list[str],
     options = []
     member: dict[int, list[int]] = {}
     for g_no, g in enumerate(groups):
-        inset = np.clip((g.box - (1 - TILE_INSET) / 2) / TILE_INSET, 0, 1)
-        options.append(_options(inset, tside))
+        options.append(_options(_inset(g.box), tside))
         for face in g.sides[0] + g.sides[1]:
             member.setdefault(face, []).append(g_no)
     # each face's views rendered once, cut once per patch side, kept as features per option
@@ -426,13 +432,9 @@ def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: fl
     (:func:`_learn_pooled`); else each pair on its own two faces' views."""
     board = np.array([90.0, 140.0, 110.0], np.float32) if board is None else board
     rng = np.random.default_rng(seed)
-    if names is not None and POOLED:
-        return _learn_pooled(faces, names, _candidates(faces, seasons), tile_px, tside, rng,
-                             board, progress)
     candidates = _candidates(faces, seasons)
-    # the box in shares of the tile; the scanner's patch covers the middle TILE_INSET of it
-    from companion.the_glade.recognition.model import TILE_INSET
-
+    if names is not None and POOLED:
+        return _learn_pooled(faces, names, candidates, tile_px, tside, rng, board, progress)
     rows, boxes, sides, stats, weights = [], [], [], [], []
     start = time.perf_counter()
     kept: dict[int, list[np.ndarray]] = {}
@@ -445,8 +447,7 @@ def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: fl
         return kept[i]
 
     for n, (_, i, j, box) in enumerate(candidates):
-        inset = (box - (1 - TILE_INSET) / 2) / TILE_INSET
-        learnt = _learn_pair(views_of(i), views_of(j), np.clip(inset, 0, 1), tside)
+        learnt = _learn_pair(views_of(i), views_of(j), _inset(box), tside)
         if learnt is not None:
             px, side, st, w = learnt
             rows.append((i, j))
