@@ -18,14 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.glass_garden.actions import Done, Move, Shift
-from companion.glass_garden.bound import guess_of
+from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
 from companion.glass_garden.fertile_zone import (
     _ADD,
     _KIND_SETS,
     _TOPS,
-    _TRIPLES,
     _ZONE,
     _packed,
     runs,
@@ -126,15 +125,42 @@ def _damaged_rows(cols: tuple[int, ...], rows: tuple[int, ...], k: int,
     return tuple(out)
 
 
-def _payable(packed: list[list[list[int]]], triples: list[tuple[int, ...]],
-             cols: tuple[int, ...], rows: tuple[int, ...], grown: int) -> frozenset[str]:
-    """:func:`fertile_zone.payable_kinds` on tuples (``triples``: the column groups of the
-    critter's column, padded with column 9)."""
-    lent = [packed[p][rows[p]][grown >> p & 1] if p >= 0 else 0 for p in cols]
-    lent.append(0)
+Lent = list[tuple[int, ...]]  # lent[p][row]: what plant p lends in that row (fields)
+
+
+def _lent(packed: list[list[list[int]]], grown: int) -> Lent:
+    """What each plant lends to the zones in each row (``fertile_zone._packed``'s fields),
+    for the grown plants ``grown``: worked out once per expansion (no plant grows in the
+    actions step or the damage)."""
+    return [(packed[p][0][grown >> p & 1], packed[p][1][grown >> p & 1],
+             packed[p][2][grown >> p & 1]) for p in range(8)]
+
+
+def _groups(k: int) -> list[tuple[int, ...]]:
+    """The column groups of a set with the critter in column ``k`` (``fertile_zone.runs``),
+    each padded to 3 with the critter's own column, which lends nothing."""
+    hit = _GROUPS.get(k)
+    if hit is None:
+        cols = [CRITTER if c == k else 0 for c in range(COLUMNS)]
+        garden = Garden(tuple(cols), (1,) * 8)
+        hit = _GROUPS[k] = [(*run, k, k)[:3] for run in runs(garden)]
+    return hit
+
+
+_GROUPS: dict[int, list[tuple[int, ...]]] = {}
+
+
+def _payable(lent: Lent, groups: list[tuple[int, ...]], cols: tuple[int, ...],
+             rows: tuple[int, ...]) -> frozenset[str]:
+    """:func:`fertile_zone.payable_kinds` on tuples (``lent``: :func:`_lent` of the grown
+    plants; ``groups``: :func:`_groups` of the critter's column)."""
+    l0, l1, l2, l3, l4, l5, l6, l7 = lent
+    r0, r1, r2, r3, r4, r5, r6, r7 = rows
+    # by plant, and 0 for the critter (CRITTER is -1: the last entry)
+    v = (l0[r0], l1[r1], l2[r2], l3[r3], l4[r4], l5[r5], l6[r6], l7[r7], 0)
     hits = 0
-    for a, b, c in triples:
-        hits |= lent[a] + lent[b] + lent[c] + _ADD
+    for a, b, c in groups:
+        hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
     return _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
 
 
@@ -149,13 +175,17 @@ def at_turn_start(state: State) -> bool:
     return state.phase == ACTIONS and not (state.pending or state.used or state.protected)
 
 
-def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
-             ) -> dict[State, Path]:
+def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
+             guesses: dict[State, float] | None = None) -> dict[State, Path]:
     """Each distinct state at the start of the next turn, with one way to reach it.
 
     ``growers``: explore the growing step only from that many of the gardens the actions step
     can leave (the best by :func:`bound.guess`); the others go straight on to damage. ``None``
-    explores them all: then the outcomes are exactly those of :func:`turns.turn_outcomes`."""
+    explores them all: then the outcomes are exactly those of :func:`turns.turn_outcomes`.
+
+    ``guesses``: where to put :func:`bound.guess` of the outcomes that nothing grew in before
+    the critter stepped on (most of them), worked out here on tuples (the payable test of the
+    next turn's critter column), so the caller need not make it again from each state."""
     out: dict[State, Path] = {}
     seen: set[State] = set()
     if not at_turn_start(state):
@@ -173,11 +203,15 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
     g0 = state.garden
     grown, glass, side = g0.grown, g0.glass, g0.critter_side
     k = g0.critter_col
-    packed = _packed(deck)
-    triples = _TRIPLES.get(k)
-    if triples is None:  # the groups depend only on the critter's column
-        triples = _TRIPLES[k] = [(*run, 9, 9)[:3] for run in runs(g0)]
+    lent = _lent(_packed(deck), grown)
+    guess_of = guesser(deck, grown, glass)  # bound.guess_of with this turn's grown and glass
+    groups = _groups(k)
     engine = last or k + 1 >= COLUMNS  # the end of the dark phase: through the engine
+    # the outcomes reached without growing before the critter's step, by (columns, rows):
+    # most gardens of the actions step meet another's after the damage, and are skipped
+    # before a state is made
+    stepped: set[Key] = set()
+    next_groups = None if engine else _groups(k + 1)
     for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
             tick()
@@ -185,7 +219,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
         left = state.actions_left - len(path)
         if len(path) < state.actions_left:
             path = (*path, Done())
-        kinds = _payable(packed, triples, cols, rows, grown) if soil else frozenset()
+        kinds = _payable(lent, groups, cols, rows) if soil else frozenset()
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
         if can_grow and growers is None:
             explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
@@ -196,14 +230,25 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None
             grow = State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left)
             nxt = grow.apply_unchecked(Done())
         else:  # the critter steps right (it is not in the last column before turn 9)
-            after = list(cols)
-            after[k], after[k + 1] = after[k + 1], after[k]
-            nxt = State(table, Garden(tuple(after), _damaged_rows(cols, rows, k, damage),
-                                      grown, glass, 1 - side), turn + 1)
+            after = (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
+            hurt = _damaged_rows(cols, rows, k, damage)
+            if (after, hurt) in stepped:  # an outcome already made (this way)
+                if can_grow:
+                    ranked.append((-guess_of(rows, kinds), count,
+                                   key, left, path))
+                continue
+            stepped.add((after, hurt))
+            after_garden = Garden(after, hurt, grown, glass, 1 - side)
+            nxt = State(table, after_garden, turn + 1)
+            if guesses is not None and nxt not in out:
+                assert next_groups is not None
+                after_kinds = (_payable(lent, next_groups, after, hurt)
+                               if grown != 0xFF else frozenset())
+                guesses[nxt] = guess_of(hurt, after_kinds)
         if nxt not in out:
             out[nxt] = (*path, Done())
         if can_grow:  # ranked by the guess of the state about to grow
-            ranked.append((-guess_of(deck, rows, grown, glass, kinds, False), count, key, left,
+            ranked.append((-guess_of(rows, kinds), count, key, left,
                            path))
     if growers is not None:
         ranked.sort()

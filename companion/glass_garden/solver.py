@@ -199,14 +199,17 @@ class Search:
             return hit
         self.check_time()
         self.nodes += 1
-        found = expand.outcomes(state, self.check_time, growers)
+        known: dict[State, float] = {}  # the guesses the expansion works out on the way
+        found = expand.outcomes(state, self.check_time, growers, known)
         if self.cached + len(found) > self.cache_limit:
             self.cache.clear()
             for light in self.light_caches.values():
                 light.clear()
             self.guesses.clear()
             self.cached = 0
-        kids = sorted(found.items(), key=lambda kv: -self.guess(kv[0]))
+        self.guesses.update(known)
+        kids = sorted(found.items(), key=lambda kv: -(
+            known[kv[0]] if kv[0] in known else self.guess(kv[0])))
         table[state] = kids
         self.cached += len(kids)
         return kids
@@ -394,9 +397,11 @@ class Solver(Search):
              ) -> None:
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
         share = width if share_by is None else max(2, width // share_by)
+        guesses = self.guesses
         while layer:
-            nxt: dict[State, list[tuple[State, Path]]] = {}
-            parent: dict[State, int] = {}
+            # each child's parent (its index in the layer) and path: its chain is made only
+            # if the beam keeps it
+            nxt: dict[State, tuple[int, Path]] = {}
             for i, (state, chain) in enumerate(layer):
                 if state.phase in (SUNLIGHT, OVER):
                     self.offer(plan_through(self, chain, state, self.alpha()),
@@ -404,30 +409,34 @@ class Solver(Search):
                     continue
                 for child, path in self.light(state, growers):
                     if child not in nxt:
-                        nxt[child] = [*chain, (state, path)]
-                        parent[child] = i
-            ranked = sorted(nxt.items(), key=lambda kv: -self.guess(kv[0]))
+                        nxt[child] = (i, path)
+            # the guesses were worked out by the expansions (unless their caches were emptied
+            # since, then again): a plain look-up first
+            ranked = sorted(nxt.items(), key=lambda kv: -(
+                guesses[kv[0]] if kv[0] in guesses else self.guess(kv[0])))
             assert self.best is not None
-            layer = []
+            kept: list[tuple[State, tuple[int, Path]]] = []
             taken: dict[int, int] = {}
-            passed: list[tuple[State, list[tuple[State, Path]]]] = []
+            passed: list[tuple[State, tuple[int, Path]]] = []
             for kv in ranked:  # the bound only for as many as the beam keeps
-                if len(layer) == width:
+                if len(kept) == width:
                     break
-                i = parent[kv[0]]
+                i = kv[1][0]
                 if taken.get(i, 0) >= share:
                     passed.append(kv)  # taken later if the layer is not full
                     continue
                 self.check_time()
                 if self.bound(kv[0]) > self.best.score:
-                    layer.append(kv)
+                    kept.append(kv)
                     taken[i] = taken.get(i, 0) + 1
             for kv in passed:
-                if len(layer) == width:
+                if len(kept) == width:
                     break
                 self.check_time()
                 if self.bound(kv[0]) > self.best.score:
-                    layer.append(kv)
+                    kept.append(kv)
+            layer = [(child, [*layer[i][1], (layer[i][0], path)])
+                     for child, (i, path) in kept]
 
     # -- stage 3: branch and bound -------------------------------------------------------
     def is_closed(self, state: State) -> bool:

@@ -103,6 +103,31 @@ def test_the_guess_from_its_parts_is_the_guess_of_the_state() -> None:
                         False) == guess(s)
 
 
+def test_the_guesses_the_expansion_works_out_are_the_guesses_of_its_outcomes() -> None:
+    """``expand.outcomes`` works out the guess of the outcomes nothing grew in on tuples (the
+    payable test at the critter's next column, :func:`bound.guesser`): each is exactly
+    :func:`bound.guess` of the state, and the outcomes are the same with or without them."""
+    from companion.glass_garden.bound import guess, guess_of, guesser
+    from companion.glass_garden.fertile_zone import payable_kinds
+
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(12):
+        s = _random_turn_start(rng)
+        for growers in (None, 3):
+            known: dict[State, float] = {}
+            assert list(expand.outcomes(s, growers=growers, guesses=known).items()) == list(
+                expand.outcomes(s, growers=growers).items())
+            for child, value in known.items():
+                assert value == guess(child)
+            checked += len(known)
+        g = s.garden
+        of = guesser(DECK, g.grown, g.glass)
+        assert of(g.rows, payable_kinds(DECK, g)) == guess_of(
+            DECK, g.rows, g.grown, g.glass, payable_kinds(DECK, g), False)
+    assert checked > 1000
+
+
 def test_the_expansion_stops_when_tick_says_so() -> None:
     s = new_game(DECK, "Fly", seed=1)
     calls = 0
