@@ -97,29 +97,52 @@ def after_actions(state: State, tick: Tick = _no_tick) -> dict[Garden, Path]:
             for (cols, rows), path in _actions_step(state, tick).items()}
 
 
-def _damaged_rows(cols: tuple[int, ...], rows: tuple[int, ...], k: int,
-                  patterns: tuple[DamagePattern, ...]) -> tuple[int, ...]:
-    """The rows after the damage step (nothing protected, the critter in column ``k``): what
-    :func:`damage.apply_damage` does, on tuples."""
-    out = list(rows)
+DamagePlan = tuple[tuple[tuple[tuple[int, ...], ...], frozenset[int], int], ...]
+
+
+def _damage_plan(k: int, patterns: tuple[DamagePattern, ...]) -> DamagePlan:
+    """For each damage pattern with the critter in column ``k``: the columns it looks at, in
+    order, for each side it hits; the rows in which a plant there is hit; and how many plants
+    a side hits at most (the columns of a ``columns`` pattern are cut to its count)."""
+    key = (k, patterns)
+    hit = _DAMAGE_PLANS.get(key)
+    if hit is not None:
+        return hit
+    plan = []
     for pattern in patterns:
-        hit = []
+        scans = []
         for side in (("left", "right") if pattern.side == "both" else (pattern.side,)):
             cs = range(k - 1, -1, -1) if side == "left" else range(k + 1, COLUMNS)
             if pattern.start != "closest":
                 cs = cs[::-1]
             if pattern.unit == "columns":
                 cs = cs[:pattern.count]
+            scans.append(tuple(cs))
+        limit = pattern.count if pattern.unit == "plants" else COLUMNS
+        plan.append((tuple(scans), frozenset(pattern.rows) - {BOTTOM}, limit))
+    hit = _DAMAGE_PLANS[key] = tuple(plan)
+    return hit
+
+
+_DAMAGE_PLANS: dict[tuple[int, tuple[DamagePattern, ...]], DamagePlan] = {}
+
+
+def _damaged_rows(cols: tuple[int, ...], rows: tuple[int, ...], plan: DamagePlan
+                  ) -> tuple[int, ...]:
+    """The rows after the damage step (nothing protected, the critter in the column of
+    ``plan``, :func:`_damage_plan`): what :func:`damage.apply_damage` does, on tuples."""
+    out = list(rows)
+    for scans, hurts, limit in plan:
+        hit = []
+        for cs in scans:
             count = 0
             for c in cs:
                 p = cols[c]
-                row = out[p]
-                if row == BOTTOM or row not in pattern.rows:
-                    continue
-                hit.append(p)
-                count += 1
-                if pattern.unit == "plants" and count == pattern.count:
-                    break
+                if out[p] in hurts:
+                    hit.append(p)
+                    count += 1
+                    if count == limit:
+                        break
         for p in hit:
             out[p] += 1
     return tuple(out)
@@ -197,7 +220,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     soil = [card.cost for p, card in enumerate(deck.plants) if not state.garden.grown >> p & 1]
     anything = "any" in soil
     wanted = frozenset(soil)
-    damage = side_up(table.critter, state.garden).damage
+    damage = _damage_plan(state.garden.critter_col, side_up(table.critter, state.garden).damage)
     last = turn >= DARK_TURNS
     ranked: list[tuple[float, int, Key, int, Path]] = []
     g0 = state.garden
@@ -217,7 +240,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             tick()
         cols, rows = key
         left = state.actions_left - len(path)
-        if len(path) < state.actions_left:
+        if left:
             path = (*path, Done())
         kinds = _payable(lent, groups, cols, rows) if soil else frozenset()
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
@@ -231,7 +254,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             nxt = grow.apply_unchecked(Done())
         else:  # the critter steps right (it is not in the last column before turn 9)
             after = (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
-            hurt = _damaged_rows(cols, rows, k, damage)
+            hurt = _damaged_rows(cols, rows, damage)
             if (after, hurt) in stepped:  # an outcome already made (this way)
                 if can_grow:
                     ranked.append((-guess_of(rows, kinds), count,
