@@ -44,8 +44,9 @@ from typing import TYPE_CHECKING
 
 from companion.glass_garden.critter import DARK_TURNS
 from companion.glass_garden.deck import RESOURCES, SPROUT, Critter, CritterSide, Deck, Step
-from companion.glass_garden.fertile_zone import payable_kinds, resource_id
+from companion.glass_garden.fertile_zone import resource_id
 from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT_TURN
+from companion.glass_garden.payable import payable_kinds as quick_payable
 from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.sunlight import in_use
 
@@ -693,9 +694,26 @@ def guess(state: State) -> float:
     for the rises the sunlit glass cards will give at the end. (Worked out for every outcome
     of every turn the search expands, so it avoids the generic helpers.)"""
     g = state.garden
-    kinds = payable_kinds(state.deck, g) if g.grown != 0xFF else frozenset()
-    return guess_of(state.deck, g.rows, g.grown, _ready_glass(state), kinds,
-                    state.turn >= SUNLIGHT_TURN)
+    kinds = quick_payable(state.deck, g) if g.grown != 0xFF else frozenset()
+    if state.turn >= SUNLIGHT_TURN:
+        return guess_of(state.deck, g.rows, g.grown, _ready_glass(state), kinds, True)
+    return _guesser(state.deck, g.grown, _ready_glass(state))(g.rows, kinds)
+
+
+def _guesser(deck: Deck, grown: int, ready: int) -> Callable[[tuple[int, ...], frozenset[str]],
+                                                              float]:
+    """:func:`guesser`, remembered (one per grown set and sunlit cards met lately)."""
+    key = (id(deck), grown, ready)
+    hit = _GUESSERS.get(key)
+    if hit is None or hit[0] is not deck:
+        if len(_GUESSERS) > 4096:
+            _GUESSERS.clear()
+        hit = _GUESSERS[key] = (deck, guesser(deck, grown, ready))
+    return hit[1]
+
+
+_GUESSERS: dict[tuple[int, int, int], tuple[Deck, Callable[[tuple[int, ...], frozenset[str]],
+                                                           float]]] = {}
 
 
 def guess_of(deck: Deck, rows: tuple[int, ...], grown: int, ready: int,

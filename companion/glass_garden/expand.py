@@ -21,16 +21,10 @@ from companion.glass_garden.actions import Done, Move, Shift
 from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
-from companion.glass_garden.fertile_zone import (
-    _ADD,
-    _KIND_SETS,
-    _TOPS,
-    _ZONE,
-    _packed,
-    runs,
-)
+from companion.glass_garden.fertile_zone import _packed
 from companion.glass_garden.game import ACTIONS, GROW, State
 from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden
+from companion.glass_garden.payable import groups_of, kinds_of, lent_of
 from companion.glass_garden.turns import Path, _explore
 
 #: How many states the expansion makes between two calls of ``tick``.
@@ -148,45 +142,6 @@ def _damaged_rows(cols: tuple[int, ...], rows: tuple[int, ...], plan: DamagePlan
     return tuple(out)
 
 
-Lent = list[tuple[int, ...]]  # lent[p][row]: what plant p lends in that row (fields)
-
-
-def _lent(packed: list[list[list[int]]], grown: int) -> Lent:
-    """What each plant lends to the zones in each row (``fertile_zone._packed``'s fields),
-    for the grown plants ``grown``: worked out once per expansion (no plant grows in the
-    actions step or the damage)."""
-    return [(packed[p][0][grown >> p & 1], packed[p][1][grown >> p & 1],
-             packed[p][2][grown >> p & 1]) for p in range(8)]
-
-
-def _groups(k: int) -> list[tuple[int, ...]]:
-    """The column groups of a set with the critter in column ``k`` (``fertile_zone.runs``),
-    each padded to 3 with the critter's own column, which lends nothing."""
-    hit = _GROUPS.get(k)
-    if hit is None:
-        cols = [CRITTER if c == k else 0 for c in range(COLUMNS)]
-        garden = Garden(tuple(cols), (1,) * 8)
-        hit = _GROUPS[k] = [(*run, k, k)[:3] for run in runs(garden)]
-    return hit
-
-
-_GROUPS: dict[int, list[tuple[int, ...]]] = {}
-
-
-def _payable(lent: Lent, groups: list[tuple[int, ...]], cols: tuple[int, ...],
-             rows: tuple[int, ...]) -> frozenset[str]:
-    """:func:`fertile_zone.payable_kinds` on tuples (``lent``: :func:`_lent` of the grown
-    plants; ``groups``: :func:`_groups` of the critter's column)."""
-    l0, l1, l2, l3, l4, l5, l6, l7 = lent
-    r0, r1, r2, r3, r4, r5, r6, r7 = rows
-    # by plant, and 0 for the critter (CRITTER is -1: the last entry)
-    v = (l0[r0], l1[r1], l2[r2], l3[r3], l4[r4], l5[r5], l6[r6], l7[r7], 0)
-    hits = 0
-    for a, b, c in groups:
-        hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
-    return _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
-
-
 def explore(state: State, out: dict[State, Path], path: Path, seen: set[State],
             tick: Tick = _no_tick) -> None:
     """Every outcome of the rest of the turn from ``state`` (any phase, pending steps, part
@@ -226,15 +181,15 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     g0 = state.garden
     grown, glass, side = g0.grown, g0.glass, g0.critter_side
     k = g0.critter_col
-    lent = _lent(_packed(deck), grown)
+    lent = lent_of(_packed(deck), grown)
     guess_of = guesser(deck, grown, glass)  # bound.guess_of with this turn's grown and glass
-    groups = _groups(k)
+    groups = groups_of(k)
     engine = last or k + 1 >= COLUMNS  # the end of the dark phase: through the engine
     # the outcomes reached without growing before the critter's step, by (columns, rows):
     # most gardens of the actions step meet another's after the damage, and are skipped
     # before a state is made
     stepped: set[Key] = set()
-    next_groups = None if engine else _groups(k + 1)
+    next_groups = None if engine else groups_of(k + 1)
     for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
             tick()
@@ -242,7 +197,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
         left = state.actions_left - len(path)
         if left:
             path = (*path, Done())
-        kinds = _payable(lent, groups, cols, rows) if soil else frozenset()
+        kinds = kinds_of(lent, groups, cols, rows) if soil else frozenset()
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
         if can_grow and growers is None:
             explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
@@ -265,7 +220,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             nxt = State(table, after_garden, turn + 1)
             if guesses is not None and nxt not in out:
                 assert next_groups is not None
-                after_kinds = (_payable(lent, next_groups, after, hurt)
+                after_kinds = (kinds_of(lent, next_groups, after, hurt)
                                if grown != 0xFF else frozenset())
                 guesses[nxt] = guess_of(hurt, after_kinds)
         if nxt not in out:

@@ -128,6 +128,17 @@ def test_the_guesses_the_expansion_works_out_are_the_guesses_of_its_outcomes() -
     assert checked > 1000
 
 
+def test_the_payable_test_on_tuples_is_the_engines() -> None:
+    """``payable.payable_kinds`` (by plant, from a table per grown set) gives exactly
+    ``fertile_zone.payable_kinds`` on random gardens of every critter column."""
+    from companion.glass_garden import fertile_zone, payable
+
+    rng = random.Random(12)
+    for _ in range(2000):
+        g = _random_turn_start(rng).garden
+        assert payable.payable_kinds(DECK, g) == fertile_zone.payable_kinds(DECK, g)
+
+
 def test_the_expansion_stops_when_tick_says_so() -> None:
     s = new_game(DECK, "Fly", seed=1)
     calls = 0
