@@ -89,9 +89,11 @@ def glade_part(family: int, photos: int, cpu: list, wall: list) -> dict:
 
 
 def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = False,
-               light: bool = True) -> dict:
+               light: bool = True, start: int = 0) -> dict:
     """``light``: the store is read with the photo's light measured on the forest board's
-    border, as the forest scan reads it (``store.store_fields``); off, with none."""
+    border, as the forest scan reads it (``store.store_fields``); off, with none. ``start``:
+    the first photo read (the ones before are drawn, not rendered: photo k is the same
+    whatever the start)."""
     art = FamilyArt(family)
     pack = sample_pack(art=art, boards=((7, 7, "D4"),))
     glade = sample_glade_pack(art)
@@ -102,9 +104,11 @@ def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = Fal
     rng = np.random.default_rng(family + 7)
     out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0, "things": 0,
            "unnamed": {}, "missed": 0, "misnamed": 0, "extra": 0}
-    for k in range(photos):
+    for k in range(start + photos):
         forest = random_forest(rng, board.geometry, pack)
         store, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
+        if k < start:
+            continue
         photo, truth = render_forest_photo(pack, glade, forest, store, matches,
                                            family * 1000 + 500 + k)
         c0, w0 = time.process_time(), time.perf_counter()
@@ -240,6 +244,9 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=20)
     parser.add_argument("--stores", type=int, default=20)
     parser.add_argument("--games", type=int, default=5)
+    parser.add_argument("--start", type=int, default=0,
+                        help="the first store photo read (photo k is the same whatever the "
+                             "start)")
     parser.add_argument("--tmp", default="/tmp/the_glade_glade_bench")
     parser.add_argument("--show", action="store_true",
                         help="print each store thing missed, misnamed, extra or doubted, "
@@ -264,7 +271,7 @@ def main() -> None:
     for family in args.families:
         if args.stores:
             part = store_part(family, args.stores, scpu, swall, args.show,
-                              not args.no_light)
+                              not args.no_light, args.start)
             print(f"family {family} store: {part}", flush=True)
     if scpu:
         print(f"store read CPU s: median {np.median(scpu):.3f} max {max(scpu):.3f}; wall "

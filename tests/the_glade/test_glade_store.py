@@ -16,7 +16,7 @@ from glade_family import glade_family
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
 from companion.the_glade.recognition.sim import random_forest
-from companion.the_glade.recognition.store import read_store
+from companion.the_glade.recognition.store import _tint, read_store
 from companion.vision.sim import Camera, Degradations
 
 #: A family nobody tuned on (tuning used families 1-8, the benchmark records from 1000 on),
@@ -148,3 +148,47 @@ def test_a_faint_counter_is_a_doubt_not_nothing(family, item: dict) -> None:
     assert result["store"] == []
     named = result["store_match_counters"]
     assert named == [item] or (named == [] and result["store_uncertain"] == 1), result
+
+
+@pytest.mark.parametrize("item", [{"kind": "leaf", "icon": "oak", "value": 3},
+                                  {"kind": "fruit", "icon": "acorn/maple", "value": 1}])
+def test_a_counter_as_bright_as_the_table_is_found_by_its_hue(family, item: dict) -> None:
+    """A counter of the table's own brightness (its lightness set to the table's here, its
+    hue kept: a dark counter on dark wood) fits no face and has little outline or print;
+    it differs from the table in hue only: named right, or counted as a doubt, never left
+    out silently (it was, before the store looked at hue)."""
+    pack, glade, model = family
+    forest = random_forest(np.random.default_rng(2), pack.boards[0].geometry, pack)
+    photo, truth = render_forest_photo(pack, glade, forest, [], [item], 21,
+                                       spoil=Degradations(glare=False, clutter=False))
+    hm = np.array(truth["homography"])
+    at = truth["store_at"][0]["at"]
+    c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
+    e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
+    r = float(np.hypot(*(e - c)))
+    lab = cv2.cvtColor(photo, cv2.COLOR_BGR2LAB)
+    table = cv2.cvtColor(cv2.medianBlur(photo, 2 * int(2 * r) + 1), cv2.COLOR_BGR2LAB)
+    inside = np.zeros(photo.shape[:2], np.uint8)
+    cv2.circle(inside, (int(c[0]), int(c[1])), int(r * 1.1), 255, -1)
+    lab[..., 0] = np.where(inside > 0, table[..., 0], lab[..., 0])
+    photo = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+    result = _read(pack, model, photo, truth).result(with_matches=True)
+    assert result["store"] == []
+    named = result["store_match_counters"]
+    assert named == [item] or (named == [] and result["store_uncertain"] == 1), result
+
+
+def test_glare_and_shade_are_no_hue_and_another_colour_is() -> None:
+    """The hue cue (store._tint): the table's colour brighter or darker, or veiled by
+    glare's white, is the table's hue; a grey or a red of the table's brightness is not."""
+    table = np.full((1, 1, 3), (20, 47, 64), np.uint8)  # dark brown wood (BGR)
+    white = np.full((1, 1, 3), 255, np.float32)
+
+    def tint(colour) -> float:
+        return float(_tint(np.asarray(colour, np.uint8).reshape(1, 1, 3), table)[0, 0])
+
+    for glare in (0.3, 0.6, 0.9):
+        assert tint(table * (1 - glare) + white * glare) < 3.0
+    assert tint(table * 0.5) < 3.0
+    assert tint((45, 45, 45)) > 8.0
+    assert tint((30, 30, 90)) > 8.0
