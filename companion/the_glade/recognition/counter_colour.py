@@ -12,6 +12,7 @@ the pack's counter photos were taken at.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -22,7 +23,7 @@ def colour_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Flatten (n, s, s, 3) counter patches already freed of the photo's light: keep the disc
     (``mask``, s*s booleans) and divide by its mean brightness."""
     n = len(patches)
-    flat = patches.reshape(n, -1, 3).astype(np.float32) * mask[None, :, None]
+    flat = patches.reshape(n, -1, 3).astype(np.float32, copy=False) * mask[None, :, None]
     level = flat.sum(axis=(1, 2)) / max(float(mask.sum()) * 3, 1.0)
     return (flat / np.maximum(level, 1e-3)[:, None, None]).reshape(n, -1)
 
@@ -37,8 +38,12 @@ def colour_templates(faces: np.ndarray, mask: np.ndarray, clip: np.ndarray) -> n
     channel clipped where the photo's is (``clip``, 3 values: 255 over the light's gain)."""
     n = len(faces)
     flat = faces.reshape(n, -1, 3)
-    out = [colour_vectors(np.minimum((1 - h) * flat + h, clip[None, None, :]), mask)
-           for h in HAZE]
+    out = []
+    for h in HAZE:
+        hazed = (1 - h) * flat + h if h else flat  # (the same values: 1 x + 0 is x)
+        if hazed.max() > np.min(clip):  # else clipping changes nothing
+            hazed = np.minimum(hazed, clip[None, None, :])
+        out.append(colour_vectors(hazed, mask))
     return np.concatenate(out)
 
 
@@ -87,6 +92,16 @@ class CounterColours:
         gain = np.maximum(gain, 1e-3)
         return cls(gain, colour_templates(faces, mask, 1.0 / gain), board, side, mask)
 
+    @cached_property
+    def norms(self) -> np.ndarray:
+        """The faces' squared norms (what every distance to them needs), worked out once."""
+        return np.einsum("kd,kd->k", self.faces, self.faces)
+
+    @cached_property
+    def _board32(self) -> np.ndarray:
+        """The bare board in float32, as patches are cut from it (once, not at every cut)."""
+        return self.board.astype(np.float32)
+
     def vectors(self, patches: np.ndarray) -> np.ndarray:
         """Colour vectors of counter patches (n, s, s, 3) cut from the photo."""
         return colour_vectors(patches / self.gain[None, None, None, :] / 255.0, self.mask)
@@ -96,8 +111,7 @@ class CounterColours:
         HAZE: (haze, n, s*s*3)."""
         n = len(centres)
         size = int(np.sqrt(self.mask.size))
-        boards = cut_many(self.board.astype(np.float32), centres, np.zeros(n), self.side,
-                          size) / 255.0
+        boards = cut_many(self._board32, centres, np.zeros(n), self.side, size) / 255.0
         return colour_templates(boards.reshape(n, -1), self.mask,
                                 1.0 / self.gain).reshape(len(HAZE), n, -1)
 
@@ -108,7 +122,7 @@ class CounterColours:
 
     def nearest(self, patches: np.ndarray, count: int) -> np.ndarray:
         """The ``count`` faces (indices into :attr:`faces`) nearest each patch, best first."""
-        d = distances(self.vectors(patches), self.faces)
+        d = distances(self.vectors(patches), self.faces, self.norms)
         count = min(count, d.shape[1])
         near = np.argpartition(d, count - 1, axis=1)[:, :count]
         return np.take_along_axis(near, np.argsort(np.take_along_axis(d, near, 1), 1), 1)
@@ -118,14 +132,19 @@ class CounterColours:
         """The best counter face's colour distance to each patch over the bare board's at
         the same place (``centres``, working px), each at its best share of haze: below 1,
         a counter fits better than the board it would lie on. ``faces`` (indices, a row per
-        patch) limits the faces compared."""
+        group of patches) limits the faces compared: each row holds the faces of as many
+        consecutive patches as ``len(patches) // len(faces)`` (one patch a row, or the places
+        tried round one counter)."""
         vecs = self.vectors(patches)
         if faces is None:
-            faces = distances(vecs, self.faces).min(axis=1)
+            best = distances(vecs, self.faces, self.norms).min(axis=1)
         else:
-            chosen = self.faces[faces]
-            faces = (np.einsum("nd,nd->n", vecs, vecs)[:, None]
-                     + np.einsum("ntd,ntd->nt", chosen, chosen)
-                     - 2.0 * np.einsum("nd,ntd->nt", vecs, chosen)).min(axis=1)
-            faces = np.maximum(faces, 0.0) / vecs.shape[1]
-        return faces / np.maximum(self.bare_fit(vecs, centres), 1e-9)
+            # each group's faces gathered once, not once per patch: the same sums, term by term
+            n, d = len(faces), vecs.shape[1]
+            group = len(vecs) // max(n, 1)
+            cross = np.einsum("ngd,ntd->ngt", vecs.reshape(n, group, d), self.faces[faces])
+            best = (np.einsum("nd,nd->n", vecs, vecs)[:, None]
+                    + np.repeat(self.norms[faces], group, axis=0)
+                    - 2.0 * cross.reshape(len(vecs), -1)).min(axis=1)
+            best = np.maximum(best, 0.0) / d
+        return best / np.maximum(self.bare_fit(vecs, centres), 1e-9)

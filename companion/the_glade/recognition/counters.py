@@ -158,7 +158,7 @@ def _likeness_round(colours: CounterColours, smooth: np.ndarray, at: np.ndarray,
     patches = cut_many(smooth, flat * FINE, np.zeros(len(flat)), side, COUNTER_PATCH)
     middle = patches.reshape(len(at), len(_ROUND), *patches.shape[1:])[:, len(_ROUND) // 2]
     near = colours.nearest(middle, NEAREST_FACES)
-    like = colours.likeness(patches, flat, np.repeat(near, len(_ROUND), axis=0))
+    like = colours.likeness(patches, flat, near)
     return like.reshape(len(at), -1), tries
 
 
@@ -187,7 +187,7 @@ def counter_colours(model: Model, colours: CounterColours, patches: np.ndarray,
     colour distances of the best face and of the empty board at the same place (``centres``,
     working px), which say better than shapes whether a counter lies there at all."""
     vecs = colours.vectors(patches)
-    per, names, _ = best_per_name(distances(vecs, colours.faces),
+    per, names, _ = best_per_name(distances(vecs, colours.faces, colours.norms),
                                   model.counter_names * len(HAZE))
     empty = colours.bare_fit(vecs, centres)
     kinds = [Counter.parse(n).colour for n in names]
