@@ -57,8 +57,7 @@ class Cache:
         self.starts = np.cumsum([0] + [len(b) for b in self.by_name[:-1]])
         self.empty: dict[int, np.ndarray] = {}
         self.blurred: dict[tuple[float, float, float], Templates] = {}
-        self.detail: dict[tuple[int, tuple[float, float, float]],
-                          tuple[np.ndarray, np.ndarray]] = {}
+        self.detail = DetailFaces()
         self.counters: dict[tuple[float, float, float], CounterFaces] = {}
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
         self._faint: np.ndarray | None = None
@@ -73,6 +72,41 @@ class Cache:
                            else faintest_tiles(model.tile_templates, TILE_PATCH,
                                                template_cell(model.tile_size)))
         return self._faint
+
+
+class DetailFaces(dict):
+    """The tile faces' detail views blurred as photos are (close_calls._detail_face), keyed
+    (template, blur key), kept for the BLURS_KEPT blurs met last, as the blurred templates
+    are. Each face takes 64 KB: a service running for hours meets a new blur key with
+    nearly every change of light or focus, and without this bound kept every face of every
+    blur (up to the 4,096 faces, 260 MB, at which _detail_face starts afresh)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._blurs: list[Any] = []  # blur keys, the most recently used last
+
+    def _use(self, blur: Any) -> None:
+        if self._blurs and self._blurs[-1] == blur:
+            return
+        if blur in self._blurs:
+            self._blurs.remove(blur)
+        self._blurs.append(blur)
+        while len(self._blurs) > BLURS_KEPT:
+            old = self._blurs.pop(0)
+            for key in [k for k in self if k[1] == old]:
+                super().__delitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._use(key[1])
+        return super().get(key, default)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._use(key[1])
+        super().__setitem__(key, value)
+
+    def clear(self) -> None:
+        super().clear()
+        self._blurs.clear()
 
 
 _CACHES: dict[int, Cache] = {}
