@@ -10,6 +10,7 @@ square from this.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -126,6 +127,10 @@ class Evidence:
     bright: np.ndarray | None = None
     #: whether each square lies on the board's edge, where no counter lies (None: unknown)
     edge: np.ndarray | None = None
+    #: every learnt pair's verdict between a face and each of its look-alikes on a close
+    #: call's square, where its closer look placed the tile: ``partners(i, template)``
+    #: (see :func:`_partner_verdicts`; None: not available)
+    partners: Callable[[int, int], list[PairVerdict]] | None = None
 
 
 def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -174,7 +179,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     bright = _brightness(view, ref, gain, centres)
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
-        tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner)
+        tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner,
+        _partner_verdicts(model, cache, fine, looks, tside))
 
 
 BRIGHT_SIDE = CELL_PX * 0.6  # the middle of a square whose brightness is measured (working px)
@@ -225,6 +231,28 @@ def _pair_verdicts(model: Model, cache: Cache, fine: np.ndarray,
         cx, cy, angle = look.at
         out[i] = judge(pairs, k, fine, (cx, cy), angle, int(model.tile_turns[j]), tside, fa)
     return out
+
+
+def _partner_verdicts(model: Model, cache: Cache, fine: np.ndarray,
+                      looks: dict[int, Look | None], tside: float
+                      ) -> Callable[[int, int], list[PairVerdict]]:
+    """What the learnt pairs say of one face on a close call's square: for square ``i`` and
+    template ``j`` (a face at a turn), the verdict of every pair between that face and a
+    look-alike of it, judged where the closer look placed the tile (none when the square had
+    no closer look). Worked out only when asked: the reader asks of the names it is sure of."""
+    pairs = model.lookalikes
+
+    def verdicts(i: int, j: int) -> list[PairVerdict]:
+        look = looks.get(i)
+        if look is None or look.at is None or not len(pairs):
+            return []
+        index, _ = _pair_lookup(model, cache)
+        face = j // 4
+        cx, cy, angle = look.at
+        return [judge(pairs, k, fine, (cx, cy), angle, int(model.tile_turns[j]), tside, face)
+                for (a, _b), k in index.items() if a == face]
+
+    return verdicts
 
 
 def _pair_lookup(model: Model, cache: Cache

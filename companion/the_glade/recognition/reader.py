@@ -28,6 +28,7 @@ from companion.the_glade.recognition.close_calls import (
     template_gap,
 )
 from companion.the_glade.recognition.evidence import PAD, Evidence, gather
+from companion.the_glade.recognition.lookalikes import PairVerdict
 from companion.the_glade.recognition.model import (
     CELL_PX,
     FINE,
@@ -354,6 +355,8 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         reading.distances["pair_against"] = round(pair.against, 2)
         named = model.tile_names[4 * pair.winner]
         fits = pair.fits <= PAIR_FITS
+        if _three_agree(look, ev.tiles[i][0][2], named, pair):
+            reading.distances["three_agree"] = 1.0
         if sure and named != name1 and fits and pair.against >= PAIR_VETO:
             sure, name2 = False, named  # it names the other face: doubt
         elif not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2):
@@ -363,6 +366,11 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             sure = True
             reading.distances["pair_sure"] = 1.0
             conf = min(1.0, pair.against / (2 * PAIR_SURE))
+    if sure and PARTNER_VETO and ev.partners is not None:
+        rival = _rejected_by_a_partner(model, ev.partners(i, j1), j1 // 4)
+        if rival is not None:
+            sure, name2 = False, rival
+            reading.distances["partner_veto"] = 1.0
     reading.name = name1
     reading.turn = int(model.tile_turns[j1])
     reading.season = model.tile_seasons[j1]
@@ -465,6 +473,38 @@ PAIR_SURE = 7.0
 PAIR_FITS = 4.0
 PAIR_VETO = 3.0
 
+#: A close call whose three judges name the same face (the first look, a closer look this
+#: clear with its best face misfitting the photo at most AGREED_NOISE of the two faces'
+#: difference there, and a learnt pair at least PAIR_VETO spreads from the other face and
+#: within PAIR_FITS of its own) keeps a sure name in a photo called poor (_doubt_poor_photo).
+AGREED_NOISE = 0.7
+
+
+def _three_agree(look: Look, first: str, named: str, pair: PairVerdict) -> bool:
+    """The first look's face (``first``), the closer look's and the pair's (``named``) are
+    one, the closer look confirms it clearly in a good fit (AGREED_CLEARNESS, AGREED_MARGIN,
+    AGREED_NOISE) and the pair is clear of the other face (PAIR_VETO, PAIR_FITS)."""
+    return (look.names[0] == first == named and look.noise <= AGREED_NOISE
+            and look.sure(AGREED_CLEARNESS, AGREED_MARGIN)
+            and pair.fits <= PAIR_FITS and pair.against >= PAIR_VETO)
+
+
+#: A sure name is doubted when any learnt pair between its face and a look-alike of it (not
+#: only the pair of the closer look's two best faces) names the look-alike, fitting it
+#: within PAIR_FITS and PAIR_VETO spreads from the named face: with four fruits, the
+#: truth may be a third face neither look ranked second.
+PARTNER_VETO = True
+
+
+def _rejected_by_a_partner(model: Model, verdicts: list[PairVerdict], face: int) -> str | None:
+    """The look-alike (tile name) that a learnt pair of ``face`` names instead of it, clear
+    of ``face`` (PAIR_VETO) and fitting (PAIR_FITS); None when no pair rejects it."""
+    for v in verdicts:
+        if v.winner != face and v.fits <= PAIR_FITS and v.against >= PAIR_VETO:
+            return model.tile_names[4 * v.winner]
+    return None
+
+
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
 POOR_Z = 3.0         # ... so every close call is doubted too
 POOR_COUNTER = 0.15
@@ -478,7 +518,7 @@ def _doubt_poor_photo(readings: list[SquareReading]) -> list[SquareReading]:
         return readings
     for r in readings:
         weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z
-                 and not r.distances.get("pair_sure"))
+                 and not r.distances.get("pair_sure") and not r.distances.get("three_agree"))
                 or (r.kind == "counter" and r.distances.get("margin", 1) < POOR_COUNTER))
         if weak:
             r.kind, r.reason, r.confidence = "uncertain", "poor photo: a close call", 0.0

@@ -1,0 +1,97 @@
+"""When the judges of a close tile call are heard together: the first look, the closer
+look and the learnt look-alike pairs (issue #20's tiny-fruit families).
+
+Two rules, each on evidence built by hand: a sure name that any learnt pair of its own face
+rejects for a look-alike is doubted (not only the pair of the closer look's two best faces:
+with four fruits the truth may be a third face), and a close call whose three judges name
+one face, each clearly, keeps its name in a photo called poor.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from companion.the_glade.recognition.close_calls import Look
+from companion.the_glade.recognition.lookalikes import PairVerdict
+from companion.the_glade.recognition.reader import (
+    PAIR_VETO,
+    POOR_PHOTO,
+    SquareReading,
+    _doubt_poor_photo,
+    _name_tile,
+    _three_agree,
+)
+
+#: Three faces, A, B and C (templates 0-3, 4-7, 8-11: a face at each turn); A and B differ in
+#: 4 of 16 values.
+_TEMPLATES = np.zeros((12, 16), np.float32)
+_TEMPLATES[4:8, :4] = 1.0
+_TEMPLATES[8:, 4:8] = 1.0
+_MODEL = SimpleNamespace(tile_turns=np.tile(np.arange(4), 3), tile_seasons=["spring"] * 12,
+                         tile_names=["A"] * 4 + ["B"] * 4 + ["C"] * 4)
+
+
+def _evidence(partners) -> SimpleNamespace:
+    """A square (index 0) whose first look names A over B firmly and whose closer look
+    agrees clearly: a sure name, before the pairs are heard."""
+    gap = float(((_TEMPLATES[0] - _TEMPLATES[4]) ** 2).mean())
+    return SimpleNamespace(
+        centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1), frame_share=np.ones(1),
+        tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
+        templates=_TEMPLATES, looks={0: Look(("A", 0, "B"), 0.8, 0.2)}, counters={},
+        tint={}, disc=np.zeros(1), pairs={}, bright=None, edge=None, partners=partners,
+        tiles=[((0.01 * gap, 0, "A"), (0.6 * gap, 4, "B"))])
+
+
+def _named(partners) -> SquareReading:
+    reading = SquareReading("A1", "tile")
+    _name_tile(_MODEL, _evidence(partners), 0, reading)
+    return reading
+
+
+def test_a_sure_name_that_a_pair_of_its_own_rejects_for_a_third_face_is_doubted():
+    """Both looks name A; the pair of A and C, which neither look ranked second, names C
+    clearly (PAIR_VETO spreads from A) and fits it: a doubt between A and C."""
+    rejects = PairVerdict(winner=2, loser=0, fits=1.0, against=PAIR_VETO + 1)
+    reading = _named(lambda i, j: [rejects] if (i, j) == (0, 0) else [])
+    assert reading.reason == "looks like A or C"
+    assert reading.candidates == ("A", "C")
+
+
+def test_a_sure_name_stands_when_its_pairs_agree_or_cannot_tell():
+    agrees = PairVerdict(winner=0, loser=2, fits=0.5, against=6.0)
+    unsure = PairVerdict(winner=2, loser=0, fits=1.0, against=PAIR_VETO - 1)  # too near A
+    misfit = PairVerdict(winner=2, loser=0, fits=9.0, against=PAIR_VETO + 1)  # fits C badly
+    for said in ([], [agrees], [unsure], [misfit], [agrees, unsure]):
+        reading = _named(lambda i, j, said=said: said)
+        assert (reading.name, reading.reason) == ("A", ""), said
+    assert _named(None).reason == ""  # no pairs learnt (evidence without them)
+
+
+def test_three_judges_agreeing_clearly_keep_a_close_call_in_a_poor_photo():
+    """In a photo with more than POOR_PHOTO of its squares unsure, close calls (z under
+    POOR_Z) are doubted, unless the first look, a clear closer look in a good fit and a
+    learnt pair clear of the other face all name the same face."""
+    look = Look(("A", 0, "B"), 0.6, 0.3)
+    named_a = PairVerdict(winner=0, loser=1, fits=1.0, against=PAIR_VETO + 0.5)
+    assert _three_agree(look, "A", "A", named_a)
+    assert not _three_agree(look, "B", "A", named_a)                      # first look: B
+    assert not _three_agree(Look(("A", 0, "B"), 0.6, 0.9), "A", "A", named_a)  # poor fit
+    assert not _three_agree(Look(("A", 0, "B"), 0.1, 0.01), "A", "A", named_a)  # no margin
+    assert not _three_agree(look, "A", "A", PairVerdict(0, 1, 1.0, PAIR_VETO - 0.5))
+    assert not _three_agree(look, "A", "A", PairVerdict(0, 1, 5.0, PAIR_VETO + 0.5))
+
+    def photo(agreed: bool) -> list[SquareReading]:
+        squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B")
+                   for k in range(1, 4)]
+        squares += [SquareReading(f"B{k}", "empty") for k in range(1, 7)]
+        close = SquareReading("C1", "tile", name="A", distances={"z": 1.0})
+        if agreed:
+            close.distances["three_agree"] = 1.0
+        return [*squares, close]
+
+    assert POOR_PHOTO * 10 < 3  # 3 of the 10 squares unsure: a poor photo
+    assert _doubt_poor_photo(photo(False))[-1].kind == "uncertain"
+    assert _doubt_poor_photo(photo(True))[-1].kind == "tile"
