@@ -728,3 +728,24 @@ def test_a_counter_of_the_boards_colour_may_hide_on_a_square_that_looks_bare(mod
     bare = bare + np.random.default_rng(1).normal(0.0, 3.0, bare.shape).astype(np.float32)
     assert may_hide_a_counter(_colours_of(model, bare), bare, centre, side).tolist() == [False]
     assert may_hide_a_counter(_colours_of(model, bare), bare, centre[:0], side).size == 0
+
+
+def test_faces_seen_in_one_pass_are_those_seen_one_by_one():
+    """:func:`detail.compare_on` (every candidate's face fitted to the one patch in one
+    pass) gives the very same candidates, to the bit, as :func:`compare` face by face."""
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 5):
+        faces = rng.random((n, DETAIL, DETAIL, 3), dtype=np.float32)
+        patch = (0.8 * faces[0].reshape(-1) + 0.1
+                 + rng.normal(0, 0.05, DETAIL * DETAIL * 3)).astype(np.float32)
+        hot = (rng.random((DETAIL, DETAIL)) > 0.9).astype(np.float32)
+        listed = [(f"f{k}", k, faces[k]) for k in range(n)]
+        one_by_one = compare(listed, np.repeat(patch[None], n, axis=0), [(1.0, 2.0, 3.0)] * n,
+                             np.repeat(hot[None], n, axis=0))
+        at_once = detail.compare_on(listed, patch, (1.0, 2.0, 3.0), hot)
+        for a, b in zip(one_by_one, at_once, strict=True):
+            assert (a.name, a.template, a.fit, a.centre, a.angle) == (
+                b.name, b.template, b.fit, b.centre, b.angle)
+            assert np.array_equal(a.face, b.face) and np.array_equal(a.patch, b.patch)
+            assert np.array_equal(a.clipped, b.clipped)
+        assert np.array_equal(detail.as_seen_many(faces, patch)[0], as_seen(faces[0], patch))
