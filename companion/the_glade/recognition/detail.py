@@ -101,6 +101,7 @@ def _haze_terms(n: int) -> np.ndarray:
 HAZE_TERMS = _haze_terms(DETAIL)
 HAZE_FIT_TERMS = HAZE_TERMS.reshape(DETAIL, DETAIL, -1)[::2, ::2].reshape(
     -1, HAZE_TERMS.shape[1]).copy()
+_HAZE_FIT_TERMS_3 = np.repeat(HAZE_FIT_TERMS[:, :, None], 3, axis=2)  # each term per colour
 
 #: The thickest veil of glare a closer look allows (a share of even light on top of the
 #: print). The first look stops at MAX_HAZE (0.4), past which too little print is left to
@@ -131,48 +132,30 @@ def as_seen(face: np.ndarray, patch: np.ndarray) -> np.ndarray:
     fruit pass for another. Measured on 200 analysis photos each of art styles 1, 3, 6 and
     9, against the veil alone (to 0.6): 9 more boards exactly right, and the last wrong square
     of those photos is gone."""
-    return as_seen_many(face[None], patch)[0]
-
-
-def as_seen_many(faces: np.ndarray, patch: np.ndarray) -> np.ndarray:
-    """:func:`as_seen` of each of ``faces`` (n, DETAIL, DETAIL, 3) on the one ``patch``, in
-    one pass: the same values, face by face, as :func:`as_seen` of each (every product and
-    sum is worked out as there; only the fields' two matrix-vector products stay per face,
-    as a matrix product may round differently)."""
-    n = len(faces)
-    some = faces[:, ::2, ::2].reshape(n, -1, 3)
+    some = face[::2, ::2].reshape(-1, 3)
     u = 1.0 - some                    # how much a veil can lighten each pixel
-    r = patch.reshape(faces.shape[1:])[::2, ::2].reshape(1, -1, 3) - some
+    r = patch.reshape(face.shape)[::2, ::2].reshape(-1, 3) - some
     phi = HAZE_FIT_TERMS
     m = phi.shape[1]
 
     def moment(a: np.ndarray, b: np.ndarray) -> np.ndarray:  # per pixel, over the colours
-        return a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2]
+        return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1] + a[:, 2] * b[:, 2]
 
     # the normal equations of the veil's terms (times 1 - face) and the gain's (times face),
-    # their three blocks in one product per face
-    w = np.stack([moment(u, u), moment(u, some), moment(some, some)], axis=2)
-    terms = np.empty((n, len(phi), m, 3), np.float32)
-    for c in range(3):
-        terms[..., c] = phi[None] * w[:, :, c:c + 1]
-    blocks = np.matmul(phi.T, terms.reshape(n, len(phi), -1)).reshape(n, m, m, 3)
-    gram = np.empty((n, 2 * m, 2 * m), np.float32)
-    gram[:, :m, :m] = blocks[..., 0]
-    gram[:, :m, m:] = blocks[..., 1]
-    gram[:, m:, :m] = blocks[..., 1]
-    gram[:, m:, m:] = blocks[..., 2]
+    # their three blocks in one product
+    w = np.stack([moment(u, u), moment(u, some), moment(some, some)], axis=1)
+    # (numpy broadcasts a length-1 axis against a short one slowly: the terms are repeated
+    # per colour beforehand and the weights per term, the products the same)
+    terms = _HAZE_FIT_TERMS_3 * np.repeat(w[:, None, :], m, axis=1)
+    blocks = (phi.T @ terms.reshape(len(phi), -1)).reshape(m, m, 3)
+    gram = np.block([[blocks[..., 0], blocks[..., 1]], [blocks[..., 1], blocks[..., 2]]])
     gram += np.eye(2 * m, dtype=np.float32) * 1e-3
-    rhs = np.matmul(phi.T, np.stack([moment(u, r), moment(some, r)], axis=2))
-    coef = np.linalg.solve(gram, rhs.transpose(0, 2, 1).reshape(n, 2 * m, 1))[..., 0]
-    h = np.empty((n, len(HAZE_TERMS), 1), np.float32)
-    g = np.empty((n, len(HAZE_TERMS), 1), np.float32)
-    for k in range(n):
-        h[k, :, 0] = HAZE_TERMS @ coef[k, :m]
-        g[k, :, 0] = HAZE_TERMS @ coef[k, m:]
-    h = np.clip(h, 0.0, VEIL_MAX)
-    g = np.clip(1.0 + g, GAIN_MIN, 1.0 / GAIN_MIN)
-    f = faces.reshape(n, -1, 3)
-    return (g * f + h * (1 - f)).reshape(faces.shape).astype(np.float32)
+    rhs = (phi.T @ np.stack([moment(u, r), moment(some, r)], axis=1)).T.reshape(-1)
+    coef = np.linalg.solve(gram, rhs)
+    h = np.clip(HAZE_TERMS @ coef[:m], 0.0, VEIL_MAX)[:, None]
+    g = np.clip(1.0 + HAZE_TERMS @ coef[m:], GAIN_MIN, 1.0 / GAIN_MIN)[:, None]
+    f = face.reshape(-1, 3)
+    return (g * f + h * (1 - f)).reshape(face.shape).astype(np.float32)
 
 
 def compare(faces: list[tuple[str, int, np.ndarray]], patches: np.ndarray,
@@ -198,16 +181,17 @@ def compare_on(faces: list[tuple[str, int, np.ndarray]], patch: np.ndarray,
                place: tuple[float, float, float],
                clipped: np.ndarray | None = None) -> list[Candidate]:
     """:func:`compare` of every candidate face on one photo's ``patch`` (descriptor), cut
-    at ``place``, with its clipped map: the same candidates, the faces seen in one pass."""
-    n = len(faces)
-    stack = np.stack([face for _, _, face in faces])
-    seen = as_seen_many(stack, patch)
-    fits = ((patch[None] - seen.reshape(n, -1)) ** 2).mean(axis=1)
+    at ``place``, with its clipped map: the same candidates, without a copy of the patch
+    and the map per face."""
     if clipped is None:
         clipped = np.zeros((DETAIL, DETAIL), np.float32)
     cx, cy, a = place
-    out = [Candidate(name, template, seen[k], patch.reshape(stack.shape[1:]), float(fits[k]),
-                     (cx, cy), a, clipped) for k, (name, template, _) in enumerate(faces)]
+    out = []
+    for name, template, face in faces:
+        seen = as_seen(face, patch)
+        fit = float(((patch - seen.reshape(-1)) ** 2).mean())
+        out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a,
+                             clipped))
     return sorted(out, key=lambda c: c.fit)
 
 
