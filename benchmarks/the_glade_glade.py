@@ -171,6 +171,8 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
                 print(f"  misnamed {want} as {got.name}: {got.distances}")
         elif got.name is None and show:
             print(f"  doubted {want} ({got.reason}): {got.distances}")
+        elif show and "pair" in got.distances:
+            print(f"  named between two {want}: {got.distances}")
     for i, r in enumerate(reading.things):
         if i not in used and show:
             print(f"  {'extra' if r.name else 'doubt on nothing'} {r.name} at "

@@ -32,15 +32,20 @@ SEARCH = ((2, 3.0), (1, 1.5), (1, 0.75))
 #: The least spread (grey levels) a photo's drawing is divided by (a plain patch of table
 #: has little drawing: its noise is not scaled up into one).
 SHAPE_FLOOR = 6.0
+#: Two close faces are each fitted on a finer grid round the place found: (half-width,
+#: step in fine-view px), and at half-step angles too.
+PAIR_SEARCH = (1, 0.75)
 
 
 def _radii(diameter: float) -> np.ndarray:
     return np.linspace(RING_FROM, RING_TO, RINGS) * diameter
 
 
-def _maps(diameter: float, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """remap() maps sampling RINGS x ANGLES round each offset (stacked along the rings)."""
-    a = np.arange(ANGLES) * (2 * np.pi / ANGLES)
+def _maps(diameter: float, offsets: np.ndarray, phase: float = 0.0
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """remap() maps sampling RINGS x ANGLES round each offset (stacked along the rings),
+    the angles ``phase`` steps on."""
+    a = (np.arange(ANGLES) + phase) * (2 * np.pi / ANGLES)
     r = _radii(diameter)
     xs = (r[:, None] * np.cos(a)[None]).astype(np.float32)
     ys = (r[:, None] * np.sin(a)[None]).astype(np.float32)
@@ -127,12 +132,13 @@ class PolarFaces:
         polar = np.stack([
             cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), SMOOTH), mx + c, my + c,
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for f in faces])
-        self._faces = _Bank(normalise(polar))
+        self._normed = normalise(polar)
+        self._faces = _Bank(self._normed)
         self._shapes = _Bank(shape_only(polar, 1e-3))
 
-    def _polar(self, image: np.ndarray, centre: np.ndarray, offsets: np.ndarray
-               ) -> np.ndarray:
-        mx, my = _maps(self.diameter, offsets)
+    def _polar(self, image: np.ndarray, centre: np.ndarray, offsets: np.ndarray,
+               phase: float = 0.0) -> np.ndarray:
+        mx, my = _maps(self.diameter, offsets, phase)
         polar = cv2.remap(image, mx + np.float32(centre[0]), my + np.float32(centre[1]),
                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return polar.reshape(len(offsets), RINGS, ANGLES, 3)
@@ -152,6 +158,33 @@ class PolarFaces:
         shapes = self._shapes.distances(shape_only(self._polar(image, at, np.zeros((1, 2))),
                                                    SHAPE_FLOOR))[0]
         return PolarMatch(per.min(axis=1), shapes.min(axis=1), (float(at[0]), float(at[1])))
+
+
+    def pair(self, image: np.ndarray, at: tuple[float, float], a: int, b: int) -> float:
+        """Which of faces ``a`` and ``b`` (close in fit) the counter at ``at`` is: each face
+        at its own best place (PAIR_SEARCH round ``at``) and angle (in half steps), the
+        difference of their squared distances over twice their own difference's power
+        (+0.5 is face ``a`` exactly, -0.5 face ``b``, 0 half way). Only where the two faces
+        differ counts, and as much as they differ there (two match counters of one leaf
+        differ in their pips or icon, a small share of the face)."""
+        half, step = PAIR_SEARCH
+        grid = np.arange(-half, half + 1) * step
+        offsets = np.array([(dx, dy) for dy in grid for dx in grid])
+        centre = np.asarray(at, np.float64)
+        polars = np.concatenate([normalise(self._polar(image, centre, offsets, phase))
+                                 for phase in (0.0, 0.5)])
+        best = []
+        for f in (a, b):
+            t = self._normed[f]
+            d = np.stack([((polars - np.roll(t, k, axis=1)[None]) ** 2).sum(axis=(1, 2, 3))
+                          for k in range(ANGLES)])            # angles, places
+            k, i = np.unravel_index(int(d.argmin()), d.shape)
+            best.append((float(d[k, i]), int(k), int(i)))
+        (da, ka, _), (db, kb, _) = best
+        # the faces' own difference, turned as they fit the photo
+        diff = np.roll(self._normed[a], ka, axis=1) - np.roll(self._normed[b], kb, axis=1)
+        power = float((diff * diff).sum())
+        return (db - da) / max(2 * power, 1e-9)
 
 
 def prepare(fine: np.ndarray, gain: np.ndarray) -> np.ndarray:

@@ -90,6 +90,18 @@ NAME_SHAPE = 0.9
 LOOSE_SHAPE = 0.4
 LOOSE_EDGE = 4.0
 SAME = 0.7
+#: Two faces that fit almost alike (a margin of PAIR_MARGIN or more, less than the above)
+#: may be told apart where they differ (USE_PAIR): each fitted at its own best place and
+#: angle, the difference of their fits over twice their own difference's power, +0.5 being
+#: the best face exactly, 0 half way (:meth:`glade_polar.PolarFaces.pair`); the best is
+#: named from PAIR_LINEAR on. Off: on tuning families 1-8 (photos 0-71) the "which
+#: counter?" doubts lay at 0.04-0.36 (most 0.04-0.15: the photo about half way between the
+#: two faces), a best face that was the wrong one at 0.06-0.09, and at 0.2 it named 2 of 10
+#: doubts right, but none of the doubts on held-out families 1000-1004 or fresh 4010-4014
+#: (69/6/0 and 67/8/0 exact/refused/wrong either way), for up to 20 ms of CPU a close call.
+USE_PAIR = False
+PAIR_MARGIN = 0.05
+PAIR_LINEAR = 0.2
 #: The second look (beside what was found) keeps things this many diameters from it.
 BESIDE = 0.85
 SURE_SHAPE = 0.35
@@ -349,6 +361,10 @@ class _Look:
                        "tint": round(tint, 2)})
         named = ((d1 <= MAX_FIT and margin >= NAME_MARGIN)
                  or (d1 <= CLOSE_FIT and margin >= CLOSE_MARGIN))
+        if USE_PAIR and not named and d1 <= MAX_FIT and margin >= PAIR_MARGIN:
+            between = glade.polar.pair(self.fine, f.at, best, second)
+            thing.distances["pair"] = round(between, 3)
+            named = between >= PAIR_LINEAR
         shape = thing.distances["shape"]
         return thing, named and shape <= NAME_SHAPE and (shape <= LOOSE_SHAPE
                                                          or edge >= LOOSE_EDGE)
