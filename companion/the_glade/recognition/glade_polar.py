@@ -35,6 +35,9 @@ SHAPE_FLOOR = 6.0
 #: Two close faces are each fitted on a finer grid round the place found: (half-width,
 #: step in fine-view px), and at half-step angles too.
 PAIR_SEARCH = (1, 0.75)
+#: The faces are blurred as the photo is: by each of these (fine-view px) more, the one
+#: at which the best face fits best taken.
+PAIR_BLURS = (0.0, 1.0, 2.0)
 
 
 def _radii(diameter: float) -> np.ndarray:
@@ -133,6 +136,8 @@ class PolarFaces:
             cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), SMOOTH), mx + c, my + c,
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for f in faces])
         self._normed = normalise(polar)
+        self._raw = faces
+        self._blurred: dict[float, np.ndarray] = {0.0: self._normed}
         self._faces = _Bank(self._normed)
         self._shapes = _Bank(shape_only(polar, 1e-3))
 
@@ -160,29 +165,52 @@ class PolarFaces:
         return PolarMatch(per.min(axis=1), shapes.min(axis=1), (float(at[0]), float(at[1])))
 
 
+    def _blurred_faces(self, blur: float) -> np.ndarray:
+        """The faces' normalised polar images, blurred by ``blur`` fine-view px more."""
+        if blur not in self._blurred:
+            c = self.diameter / 2 - 0.5
+            mx, my = _maps(self.diameter, np.zeros((1, 2)))
+            sigma = float(np.hypot(SMOOTH, blur))
+            self._blurred[blur] = normalise(np.stack([
+                cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), sigma), mx + c,
+                          my + c, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+                for f in self._raw]))
+        return self._blurred[blur]
+
     def pair(self, image: np.ndarray, at: tuple[float, float], a: int, b: int) -> float:
         """Which of faces ``a`` and ``b`` (close in fit) the counter at ``at`` is: each face
-        at its own best place (PAIR_SEARCH round ``at``) and angle (in half steps), the
-        difference of their squared distances over twice their own difference's power
-        (+0.5 is face ``a`` exactly, -0.5 face ``b``, 0 half way). Only where the two faces
-        differ counts, and as much as they differ there (two match counters of one leaf
-        differ in their pips or icon, a small share of the face)."""
+        at its own best place (PAIR_SEARCH round ``at``, angles in half steps too), both
+        blurred as the photo is (the PAIR_BLURS at which ``a`` fits best), the difference of
+        their squared distances over twice the power of their own difference: +0.5 is face
+        ``a`` exactly, -0.5 face ``b``, 0 half way. Only where the two faces differ counts,
+        and as much as they differ there (two match counters of one leaf differ in their
+        pips or icon, a small share of the face); unblurred, the photo's blur drew every
+        look-alike towards half way."""
         half, step = PAIR_SEARCH
         grid = np.arange(-half, half + 1) * step
         offsets = np.array([(dx, dy) for dy in grid for dx in grid])
         centre = np.asarray(at, np.float64)
         polars = np.concatenate([normalise(self._polar(image, centre, offsets, phase))
                                  for phase in (0.0, 0.5)])
-        best = []
-        for f in (a, b):
-            t = self._normed[f]
-            d = np.stack([((polars - np.roll(t, k, axis=1)[None]) ** 2).sum(axis=(1, 2, 3))
-                          for k in range(ANGLES)])            # angles, places
-            k, i = np.unravel_index(int(d.argmin()), d.shape)
-            best.append((float(d[k, i]), int(k), int(i)))
-        (da, ka, _), (db, kb, _) = best
+        # the faces blurred as the photo is: the blur at which face a fits best
+        fits = []
+        for blur in PAIR_BLURS:
+            normed = self._blurred_faces(blur)
+            d = _Bank(normed[[a, b]]).distances(polars)      # places, 2, angles
+            fits.append((float(d[:, 0].min()), float(d[:, 1].min()), blur, d))
+        da, db, blur, d = min(fits, key=lambda fit: fit[0])
+        normed = self._blurred_faces(blur)
+        turns = []
+        for j, f in enumerate((a, b)):
+            place, k = np.unravel_index(int(d[:, j].argmin()), d[:, j].shape)
+            # the bank's angle as a turn of the face (either way round)
+            t = normed[f]
+            turns.append(min((float(((polars[place] - np.roll(t, s, axis=1)) ** 2).sum()), s)
+                             for s in (int(k), -int(k)))[1])
+        ka, kb = turns
+        da, db = da * ANGLES * 3, db * ANGLES * 3
         # the faces' own difference, turned as they fit the photo
-        diff = np.roll(self._normed[a], ka, axis=1) - np.roll(self._normed[b], kb, axis=1)
+        diff = np.roll(normed[a], ka, axis=1) - np.roll(normed[b], kb, axis=1)
         power = float((diff * diff).sum())
         return (db - da) / max(2 * power, 1e-9)
 

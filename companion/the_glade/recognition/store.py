@@ -23,7 +23,9 @@ degree steps at twice the working scale, with the photo's light colour (measured
 board's border) divided out.
 
 A place whose best face fits and is clearly that face (a close fit by a smaller margin: a
-family's creature icons may look alike), and whose drawing is a counter's too, is named;
+family's creature icons may look alike; between two faces that fit almost alike, clearly
+the one where the two differ, both blurred as the photo is), and whose drawing is a
+counter's too, is named;
 otherwise it is counted in ``store_uncertain`` (left out of both lists) when it is a thing at
 all: its drawing fits a counter's colours aside, or it has an outline or a print (or some of
 both: a counter veiled by glare, or wedged between two), or its hue differs from the table's
@@ -90,17 +92,16 @@ NAME_SHAPE = 0.9
 LOOSE_SHAPE = 0.4
 LOOSE_EDGE = 4.0
 SAME = 0.7
-#: Two faces that fit almost alike (a margin of PAIR_MARGIN or more, less than the above)
-#: may be told apart where they differ (USE_PAIR): each fitted at its own best place and
-#: angle, the difference of their fits over twice their own difference's power, +0.5 being
-#: the best face exactly, 0 half way (:meth:`glade_polar.PolarFaces.pair`); the best is
-#: named from PAIR_LINEAR on. Off: on tuning families 1-8 (photos 0-71) the "which
-#: counter?" doubts lay at 0.04-0.36 (most 0.04-0.15: the photo about half way between the
-#: two faces), a best face that was the wrong one at 0.06-0.09, and at 0.2 it named 2 of 10
-#: doubts right, but none of the doubts on held-out families 1000-1004 or fresh 4010-4014
-#: (69/6/0 and 67/8/0 exact/refused/wrong either way), for up to 20 ms of CPU a close call.
-USE_PAIR = False
-PAIR_MARGIN = 0.05
+#: Two faces that fit almost alike (USE_PAIR) are told apart where they differ: each
+#: fitted at its own best place and angle, the faces blurred as the photo is, the
+#: difference of the two fits over twice the faces' own difference's power, +0.5 being the
+#: best face exactly, -0.5 the other, 0 half way (:meth:`glade_polar.PolarFaces.pair`);
+#: the best is named from PAIR_LINEAR on (the drawing's tests below still apply). On the
+#: 10 "which counter?" doubts on real counters of tuning families 1-8 (photos 0-71) the
+#: right best faces lay at 0.26-0.53 and the one wrong best face at -0.20 (it is the other
+#: one); without the blur, all lay at 0.04-0.36 (the photo about half way) and the wrong
+#: one at 0.06-0.09.
+USE_PAIR = True
 PAIR_LINEAR = 0.2
 #: The second look (beside what was found) keeps things this many diameters from it.
 BESIDE = 0.85
@@ -361,7 +362,7 @@ class _Look:
                        "tint": round(tint, 2)})
         named = ((d1 <= MAX_FIT and margin >= NAME_MARGIN)
                  or (d1 <= CLOSE_FIT and margin >= CLOSE_MARGIN))
-        if USE_PAIR and not named and d1 <= MAX_FIT and margin >= PAIR_MARGIN:
+        if USE_PAIR and not named and d1 <= MAX_FIT:
             between = glade.polar.pair(self.fine, f.at, best, second)
             thing.distances["pair"] = round(between, 3)
             named = between >= PAIR_LINEAR
