@@ -165,15 +165,10 @@ def compare(faces: list[tuple[str, int, np.ndarray]], patches: np.ndarray,
     (descriptor) where it was placed, in the light and under the glare that fit it best
     (:func:`as_seen`); best fit first. ``clipped`` (one DETAIL x DETAIL map per patch) marks
     the photo's pixels with a clipped colour."""
-    out = []
     if clipped is None:
         clipped = np.zeros((len(faces), DETAIL, DETAIL), np.float32)
-    for (name, template, face), patch, (cx, cy, a), hot in zip(faces, patches, places, clipped,
-                                                               strict=True):
-        seen = as_seen(face, patch)
-        fit = float(((patch - seen.reshape(-1)) ** 2).mean())
-        out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a,
-                             hot))
+    out = [_candidate(face, patch, place, hot)
+           for face, patch, place, hot in zip(faces, patches, places, clipped, strict=True)]
     return sorted(out, key=lambda c: c.fit)
 
 
@@ -185,14 +180,20 @@ def compare_on(faces: list[tuple[str, int, np.ndarray]], patch: np.ndarray,
     and the map per face."""
     if clipped is None:
         clipped = np.zeros((DETAIL, DETAIL), np.float32)
+    return sorted((_candidate(face, patch, place, clipped) for face in faces),
+                  key=lambda c: c.fit)
+
+
+def _candidate(face: tuple[str, int, np.ndarray], patch: np.ndarray,
+               place: tuple[float, float, float], clipped: np.ndarray) -> Candidate:
+    """One candidate face (name, template, detail descriptor) fitted to the photo's
+    ``patch`` as seen (:func:`as_seen`), cut at ``place``."""
+    name, template, descriptor = face
     cx, cy, a = place
-    out = []
-    for name, template, face in faces:
-        seen = as_seen(face, patch)
-        fit = float(((patch - seen.reshape(-1)) ** 2).mean())
-        out.append(Candidate(name, template, seen, patch.reshape(face.shape), fit, (cx, cy), a,
-                             clipped))
-    return sorted(out, key=lambda c: c.fit)
+    seen = as_seen(descriptor, patch)
+    fit = float(((patch - seen.reshape(-1)) ** 2).mean())
+    return Candidate(name, template, seen, patch.reshape(descriptor.shape), fit, (cx, cy), a,
+                     clipped)
 
 
 @dataclass(frozen=True)

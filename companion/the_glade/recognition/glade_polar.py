@@ -130,11 +130,7 @@ class PolarFaces:
 
     def __init__(self, faces: np.ndarray) -> None:
         self.diameter = float(faces.shape[1])
-        c = self.diameter / 2 - 0.5
-        mx, my = _maps(self.diameter, np.zeros((1, 2)))
-        polar = np.stack([
-            cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), SMOOTH), mx + c, my + c,
-                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for f in faces])
+        polar = self._face_polars(faces, SMOOTH)
         self._normed = normalise(polar)
         self._raw = faces
         self._blurred: dict[float, np.ndarray] = {0.0: self._normed}
@@ -164,17 +160,20 @@ class PolarFaces:
                                                    SHAPE_FLOOR))[0]
         return PolarMatch(per.min(axis=1), shapes.min(axis=1), (float(at[0]), float(at[1])))
 
+    def _face_polars(self, faces: np.ndarray, sigma: float) -> np.ndarray:
+        """The faces smoothed by ``sigma`` px and sampled round their centres (not
+        normalised)."""
+        c = self.diameter / 2 - 0.5
+        mx, my = _maps(self.diameter, np.zeros((1, 2)))
+        return np.stack([
+            cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), sigma), mx + c, my + c,
+                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for f in faces])
 
     def _blurred_faces(self, blur: float) -> np.ndarray:
         """The faces' normalised polar images, blurred by ``blur`` fine-view px more."""
         if blur not in self._blurred:
-            c = self.diameter / 2 - 0.5
-            mx, my = _maps(self.diameter, np.zeros((1, 2)))
             sigma = float(np.hypot(SMOOTH, blur))
-            self._blurred[blur] = normalise(np.stack([
-                cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), sigma), mx + c,
-                          my + c, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-                for f in self._raw]))
+            self._blurred[blur] = normalise(self._face_polars(self._raw, sigma))
         return self._blurred[blur]
 
     def pair(self, image: np.ndarray, at: tuple[float, float], a: int, b: int) -> float:
