@@ -129,7 +129,7 @@ class SessionStore:
         nothing is raised to the game: the session is marked :attr:`Session.unsaved`, kept for
         :func:`retry_unsaved`, and the failure logged once, named for what it is."""
         try:
-            atomic_write_json(self.path, session.to_dict())
+            atomic_write_json(self.path, session.to_dict(), compact=True)
         except OSError as exc:
             problem = storage_error(exc, self.path)
             if str(session.unsaved) != str(problem):

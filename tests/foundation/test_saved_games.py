@@ -249,7 +249,7 @@ def test_a_refused_save_is_named_kept_in_memory_and_retried(
     real = session_module.atomic_write_json
     disk_ok = False
 
-    def write(path: Path, data: Any) -> None:
+    def write(path: Path, data: Any, **_: Any) -> None:
         if not disk_ok:
             raise OSError(code, "refused")
         real(path, data)
@@ -288,7 +288,7 @@ def test_a_refused_save_is_tried_again_on_every_key(tmp_path: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     tries = []
 
-    def write(path: Path, data: Any) -> None:
+    def write(path: Path, data: Any, **_: Any) -> None:
         tries.append(len(data["accepted"]))
         raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -303,7 +303,7 @@ def test_a_history_the_disk_refuses_keeps_the_saved_game(tmp_path: Path,
                                                          ) -> None:
     from companion import history
 
-    def write(path: Path, data: Any) -> None:
+    def write(path: Path, data: Any, **_: Any) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     save(tmp_path)
