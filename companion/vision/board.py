@@ -116,13 +116,18 @@ class BoardFinder:
 
     # -- locating ------------------------------------------------------------------------
     def _match(self, des: np.ndarray, ratio: float) -> list[tuple[int, int]]:
-        matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
-        pairs = matcher.knnMatch(self.descriptors, des, k=2)
-        good = []
-        for pair in pairs:
-            if (len(pair) == 2 and pair[0].distance < ratio * pair[1].distance) or len(pair) == 1:
-                good.append((pair[0].queryIdx, pair[0].trainIdx))
-        return good
+        """(board feature, photo feature) of each board feature whose nearest photo feature
+        is clearly nearer than its second (the ratio test). ``cv2.batchDistance`` is what
+        ``BFMatcher.knnMatch`` runs, without a DMatch object per pair and a Python loop over
+        them: the same pairs."""
+        dist, idx = cv2.batchDistance(self.descriptors, des, cv2.CV_32S,
+                                      normType=cv2.NORM_HAMMING, K=2)
+        if dist.shape[1] < 2:  # one photo feature: every nearest one passes, as knnMatch's
+            keep = np.ones(len(dist), bool)
+        else:
+            keep = dist[:, 0] < ratio * dist[:, 1].astype(np.float64)
+        good = np.flatnonzero(keep)
+        return list(zip(good.tolist(), idx[good, 0].tolist(), strict=True))
 
     def locate(self, photo: PhotoFeatures, refine: bool = True) -> Located | None:
         """The board's homography in the photo, or ``None`` if it is not there (then
