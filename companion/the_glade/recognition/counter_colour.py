@@ -32,19 +32,61 @@ def colour_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
 HAZE = (0.0, 0.2, 0.4)
 
 
-def colour_templates(faces: np.ndarray, mask: np.ndarray, clip: np.ndarray) -> np.ndarray:
+def colour_templates(faces: np.ndarray, mask: np.ndarray, clip: np.ndarray,
+                     unclipped: _Unclipped | None = None) -> np.ndarray:
     """Colour vectors of enrolled counter faces (n, s*s*3, as photographed, 0..1) under each
     share of :data:`HAZE` (haze-major: all faces under the first share, then the next), each
-    channel clipped where the photo's is (``clip``, 3 values: 255 over the light's gain)."""
+    channel clipped where the photo's is (``clip``, 3 values: 255 over the light's gain).
+    ``unclipped``: the same faces' vectors under each share with nothing clipped, and each
+    share's brightest value, already worked out (see :func:`_unclipped`)."""
     n = len(faces)
     flat = faces.reshape(n, -1, 3)
     out = []
-    for h in HAZE:
+    for k, h in enumerate(HAZE):
+        if unclipped is not None and unclipped.brightest[k] <= np.min(clip):
+            out.append(unclipped.vectors[k])  # nothing to clip under this share
+            continue
         hazed = (1 - h) * flat + h if h else flat  # (the same values: 1 x + 0 is x)
         if hazed.max() > np.min(clip):  # else clipping changes nothing
             hazed = np.minimum(hazed, clip[None, None, :])
         out.append(colour_vectors(hazed, mask))
     return np.concatenate(out)
+
+
+@dataclass(frozen=True)
+class _Unclipped:
+    """Counter faces' colour vectors under each share of HAZE with no channel clipped, and
+    each share's brightest value (above a photo's clip, the share is worked out anew)."""
+
+    faces: np.ndarray   # the faces they were made from (kept: their id is the key)
+    mask: np.ndarray
+    brightest: tuple[float, ...]
+    vectors: tuple[np.ndarray, ...]
+
+
+#: The faces' unclipped colour vectors of the last few sets of faces met (one set per blur,
+#: see templates.blurred_counters), least recently used dropped: the same set comes back
+#: scan after scan, and a photo's light seldom clips the faces' colours (none of the SAMPLE
+#: or held-out family 1000 photos did), so each scan's making of them (about 6 ms, 864
+#: vectors of 1,200 values) is mostly a lookup. As many sets as blurs are kept there, 4 MB
+#: each.
+_UNCLIPPED: dict[int, _Unclipped] = {}
+UNCLIPPED_KEPT = 4
+
+
+def _unclipped(faces: np.ndarray, mask: np.ndarray) -> _Unclipped:
+    """:class:`_Unclipped` of ``faces`` (as :func:`colour_templates` takes them), kept."""
+    key = id(faces)
+    found = _UNCLIPPED.pop(key, None)
+    if found is None or found.faces is not faces or not np.array_equal(found.mask, mask):
+        flat = faces.reshape(len(faces), -1, 3)
+        hazed = [(1 - h) * flat + h if h else flat for h in HAZE]
+        found = _Unclipped(faces, mask.copy(), tuple(float(x.max()) for x in hazed),
+                           tuple(colour_vectors(x, mask) for x in hazed))
+    _UNCLIPPED[key] = found  # now the most recently used
+    while len(_UNCLIPPED) > UNCLIPPED_KEPT:
+        _UNCLIPPED.pop(next(iter(_UNCLIPPED)))
+    return found
 
 
 def board_light(view: np.ndarray, board: np.ndarray, where: np.ndarray) -> np.ndarray | None:
@@ -54,13 +96,15 @@ def board_light(view: np.ndarray, board: np.ndarray, where: np.ndarray) -> np.nd
     across the board, and a local estimate on a dark board square is swayed by the
     counter's own blurred edge. Local brightness does not matter: colour vectors are
     divided by their own level."""
-    v = view[where].reshape(-1, 3).astype(np.float32)
-    b = board[where].reshape(-1, 3).astype(np.float32)
-    usable = ((clipped(v) == 0)
-              & (np.minimum(np.minimum(b[:, 0], b[:, 1]), b[:, 2]) > 8))
-    if usable.sum() < 200:
+    # np.take of the pixels' numbers: the same rows as boolean indexing, several times quicker
+    at = np.flatnonzero(where)
+    v = np.take(view.reshape(-1, 3), at, axis=0).astype(np.float32)
+    b = np.take(board.reshape(-1, 3), at, axis=0).astype(np.float32)
+    usable = np.flatnonzero((clipped(v) == 0)
+                            & (np.minimum(np.minimum(b[:, 0], b[:, 1]), b[:, 2]) > 8))
+    if len(usable) < 200:
         return None
-    v, b = v[usable], b[usable]
+    v, b = np.take(v, usable, axis=0), np.take(b, usable, axis=0)
     return (v * b).sum(axis=0) / np.maximum((b * b).sum(axis=0), 1e-3)
 
 
@@ -90,7 +134,8 @@ class CounterColours:
         if gain is None:
             return None
         gain = np.maximum(gain, 1e-3)
-        return cls(gain, colour_templates(faces, mask, 1.0 / gain), board, side, mask)
+        return cls(gain, colour_templates(faces, mask, 1.0 / gain, _unclipped(faces, mask)),
+                   board, side, mask)
 
     @cached_property
     def norms(self) -> np.ndarray:
@@ -120,22 +165,25 @@ class CounterColours:
         the same place (``centres``, working px), at its best share of haze."""
         return np.min([((vecs - b) ** 2).mean(axis=1) for b in self.bare(centres)], axis=0)
 
-    def nearest(self, patches: np.ndarray, count: int) -> np.ndarray:
-        """The ``count`` faces (indices into :attr:`faces`) nearest each patch, best first."""
-        d = distances(self.vectors(patches), self.faces, self.norms)
+    def nearest(self, patches: np.ndarray, count: int, vecs: np.ndarray | None = None
+                ) -> np.ndarray:
+        """The ``count`` faces (indices into :attr:`faces`) nearest each patch, best first
+        (``vecs``: the patches' :meth:`vectors`, when already made)."""
+        d = distances(self.vectors(patches) if vecs is None else vecs, self.faces, self.norms)
         count = min(count, d.shape[1])
         near = np.argpartition(d, count - 1, axis=1)[:, :count]
         return np.take_along_axis(near, np.argsort(np.take_along_axis(d, near, 1), 1), 1)
 
     def likeness(self, patches: np.ndarray, centres: np.ndarray,
-                 faces: np.ndarray | None = None) -> np.ndarray:
+                 faces: np.ndarray | None = None, vecs: np.ndarray | None = None
+                 ) -> np.ndarray:
         """The best counter face's colour distance to each patch over the bare board's at
         the same place (``centres``, working px), each at its best share of haze: below 1,
         a counter fits better than the board it would lie on. ``faces`` (indices, a row per
         group of patches) limits the faces compared: each row holds the faces of as many
         consecutive patches as ``len(patches) // len(faces)`` (one patch a row, or the places
-        tried round one counter)."""
-        vecs = self.vectors(patches)
+        tried round one counter). ``vecs``: the patches' :meth:`vectors`, when already made."""
+        vecs = self.vectors(patches) if vecs is None else vecs
         if faces is None:
             best = distances(vecs, self.faces, self.norms).min(axis=1)
         else:

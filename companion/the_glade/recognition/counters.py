@@ -156,9 +156,14 @@ def _likeness_round(colours: CounterColours, smooth: np.ndarray, at: np.ndarray,
     tries = at[:, None, :] + _ROUND[None] * step
     flat = tries.reshape(-1, 2)
     patches = cut_many(smooth, flat * FINE, np.zeros(len(flat)), side, COUNTER_PATCH)
-    middle = patches.reshape(len(at), len(_ROUND), *patches.shape[1:])[:, len(_ROUND) // 2]
-    near = colours.nearest(middle, NEAREST_FACES)
-    like = colours.likeness(patches, flat, near)
+    # each patch's colour vector made once (row by row: the middle ones' the same values as
+    # made alone), for the nearest faces and the likeness
+    vecs = colours.vectors(patches)
+    middle = len(_ROUND) // 2
+    near = colours.nearest(
+        patches.reshape(len(at), len(_ROUND), *patches.shape[1:])[:, middle], NEAREST_FACES,
+        vecs=np.ascontiguousarray(vecs.reshape(len(at), len(_ROUND), -1)[:, middle]))
+    like = colours.likeness(patches, flat, near, vecs=vecs)
     return like.reshape(len(at), -1), tries
 
 
