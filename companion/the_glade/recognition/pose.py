@@ -22,7 +22,11 @@ def pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
         return best, pos, which
     results = [] if windowed else [cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
                                    for t in templates]
+    inside = np.zeros(n, bool) if windowed else _best_inside(results, centres, radius, th, tw,
+                                                             best, pos, which)
     for i, (cx, cy) in enumerate(centres):
+        if inside[i]:
+            continue
         u0, v0 = round(cx - tw / 2) - radius, round(cy - th / 2) - radius
         u0c, v0c = max(u0, 0), max(v0, 0)
         for a in range(len(templates)):
@@ -44,3 +48,40 @@ def pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
             pos[i] = (u0c + ux + parabola_peak(win[vy, :], ux) + tw / 2,
                       v0c + vy + parabola_peak(win[:, ux], vy) + th / 2)
     return best, pos, which
+
+
+def _best_inside(results: list[np.ndarray], centres: np.ndarray, radius: int, th: int,
+                 tw: int, best: np.ndarray, pos: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """:func:`pose_search`'s loop for every centre whose search window lies wholly inside
+    the templates' score maps (``results``), all such centres at once: the same first
+    maximum of each window, the same template kept (a later one only when strictly better)
+    and the same sub-pixel place. Fills ``best``, ``pos`` and ``which`` for them and says
+    which they were (the others are left to the loop)."""
+    side = 2 * radius + 1
+    u0 = np.array([round(cx - tw / 2) - radius for cx, _ in centres], int)
+    v0 = np.array([round(cy - th / 2) - radius for _, cy in centres], int)
+    rh, rw = results[0].shape
+    inside = (u0 >= 0) & (v0 >= 0) & (u0 + side <= rw) & (v0 + side <= rh)
+    k = np.flatnonzero(inside)
+    if not len(k):
+        return inside
+    steps = np.arange(side)
+    rows = v0[k, None, None] + steps[None, :, None]
+    cols = u0[k, None, None] + steps[None, None, :]
+    score, j = np.full(len(k), -2.0, np.float32), np.zeros(len(k), int)
+    cell = np.zeros(len(k), int)
+    wins = []
+    for a, result in enumerate(results):
+        win = result[rows, cols]                      # (centres, side, side)
+        flat = np.argmax(win.reshape(len(k), -1), axis=1)
+        top = win.reshape(len(k), -1)[np.arange(len(k)), flat]
+        better = ~(top <= score)  # (as the loop: a NaN score is taken too)
+        score[better], j[better], cell[better] = top[better], a, flat[better]
+        wins.append(win)
+    for m, i in enumerate(k):
+        win = wins[j[m]][m]
+        vy, ux = divmod(int(cell[m]), side)
+        best[i], which[i] = score[m], j[m]
+        pos[i] = (u0[i] + ux + parabola_peak(win[vy, :], ux) + tw / 2,
+                  v0[i] + vy + parabola_peak(win[:, ux], vy) + th / 2)
+    return inside
