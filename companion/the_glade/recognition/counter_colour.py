@@ -11,6 +11,7 @@ the pack's counter photos were taken at.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -37,14 +38,17 @@ def colour_templates(faces: np.ndarray, mask: np.ndarray, clip: np.ndarray,
     """Colour vectors of enrolled counter faces (n, s*s*3, as photographed, 0..1) under each
     share of :data:`HAZE` (haze-major: all faces under the first share, then the next), each
     channel clipped where the photo's is (``clip``, 3 values: 255 over the light's gain).
-    ``unclipped``: the same faces' vectors under each share with nothing clipped, and each
-    share's brightest value, already worked out (see :func:`_unclipped`)."""
+    ``unclipped``: the same faces' vectors with nothing clipped, and each share's brightest
+    value, already worked out (see :func:`_unclipped`); returned as they are (read-only)
+    when the clip reaches none of them."""
     n = len(faces)
     flat = faces.reshape(n, -1, 3)
+    if unclipped is not None and max(unclipped.brightest) <= np.min(clip):
+        return unclipped.vectors
     out = []
     for k, h in enumerate(HAZE):
         if unclipped is not None and unclipped.brightest[k] <= np.min(clip):
-            out.append(unclipped.vectors[k])  # nothing to clip under this share
+            out.append(unclipped.vectors[k * n:(k + 1) * n])  # nothing to clip under it
             continue
         hazed = (1 - h) * flat + h if h else flat  # (the same values: 1 x + 0 is x)
         if hazed.max() > np.min(clip):  # else clipping changes nothing
@@ -55,21 +59,22 @@ def colour_templates(faces: np.ndarray, mask: np.ndarray, clip: np.ndarray,
 
 @dataclass(frozen=True)
 class _Unclipped:
-    """Counter faces' colour vectors under each share of HAZE with no channel clipped, and
-    each share's brightest value (above a photo's clip, the share is worked out anew)."""
+    """Counter faces' colour vectors under every share of HAZE with no channel clipped (as
+    :func:`colour_templates` stacks them), and each share's brightest value (above a photo's
+    clip, that share is worked out anew)."""
 
-    faces: np.ndarray   # the faces they were made from (kept: their id is the key)
+    faces: weakref.ref  # the faces they were made from (their id is the key)
     mask: np.ndarray
     brightest: tuple[float, ...]
-    vectors: tuple[np.ndarray, ...]
+    vectors: np.ndarray
 
 
 #: The faces' unclipped colour vectors of the last few sets of faces met (one set per blur,
 #: see templates.blurred_counters), least recently used dropped: the same set comes back
 #: scan after scan, and a photo's light seldom clips the faces' colours (none of the SAMPLE
 #: or held-out family 1000 photos did), so each scan's making of them (about 6 ms, 864
-#: vectors of 1,200 values) is mostly a lookup. As many sets as blurs are kept there, 4 MB
-#: each.
+#: vectors of 1,200 values) is mostly a lookup, and the scan uses the kept array itself
+#: (4 MB a set: about 12 MB more at the service benchmark's peak, 4 blurs met in turn).
 _UNCLIPPED: dict[int, _Unclipped] = {}
 UNCLIPPED_KEPT = 4
 
@@ -78,11 +83,16 @@ def _unclipped(faces: np.ndarray, mask: np.ndarray) -> _Unclipped:
     """:class:`_Unclipped` of ``faces`` (as :func:`colour_templates` takes them), kept."""
     key = id(faces)
     found = _UNCLIPPED.pop(key, None)
-    if found is None or found.faces is not faces or not np.array_equal(found.mask, mask):
+    if found is None or found.faces() is not faces or not np.array_equal(found.mask, mask):
         flat = faces.reshape(len(faces), -1, 3)
-        hazed = [(1 - h) * flat + h if h else flat for h in HAZE]
-        found = _Unclipped(faces, mask.copy(), tuple(float(x.max()) for x in hazed),
-                           tuple(colour_vectors(x, mask) for x in hazed))
+        brightest, vectors = [], []
+        for h in HAZE:
+            hazed = (1 - h) * flat + h if h else flat
+            brightest.append(float(hazed.max()))
+            vectors.append(colour_vectors(hazed, mask))
+        stacked = np.concatenate(vectors)
+        stacked.setflags(write=False)
+        found = _Unclipped(weakref.ref(faces), mask.copy(), tuple(brightest), stacked)
     _UNCLIPPED[key] = found  # now the most recently used
     while len(_UNCLIPPED) > UNCLIPPED_KEPT:
         _UNCLIPPED.pop(next(iter(_UNCLIPPED)))
