@@ -58,3 +58,63 @@ def test_look_alike_faces_are_told_apart_where_they_differ(model, angle: float,
         found = model.polar.match(image, at)
         assert model.polar.pair(image, found.at, this, other) > 0.25
         assert model.polar.pair(image, found.at, other, this) < -0.25
+
+
+@pytest.fixture(scope="module")
+def learnt(model):
+    """The model with its look-alike pairs learnt (enrolment learns none while
+    store_pairs.LEARN is off)."""
+    from dataclasses import replace
+
+    from companion.the_glade.recognition import store_pairs
+
+    return replace(model, pairs=store_pairs.learn(model.polar, model.faces))
+
+
+def test_look_alike_pairs_are_learnt_from_the_pack_and_tell_the_faces_apart(learnt) -> None:
+    """Enrolment learns each look-alike pair's discriminant from views of the pack's own
+    faces (:mod:`store_pairs`); a photo of either face, turned and blurred, lies within its
+    own face's spread and far from the other's."""
+    from companion.the_glade.recognition import store, store_pairs
+
+    model = learnt
+    a, b = _closest_pair(model)
+    row = model.pairs.find(a, b)
+    assert row is not None
+    first = int(model.pairs.faces[row, 0])
+    for this, other in ((a, b), (b, a)):
+        for angle, blur in ((0.0, 0.6), (37.0, 1.0), (200.0, 1.6)):
+            image, at = _photo(model.faces[this], angle, blur)
+            found = model.polar.match(image, at)
+            x = store_pairs.features(model.polar, image, found.at, first)
+            z_in, z_out = store_pairs.verdict(model.pairs, row, x, this)
+            assert z_in <= store.LEARNT_IN and z_out >= store.LEARNT_OUT, (angle, blur)
+            # and the other face is not the one it lies near
+            z_other, _ = store_pairs.verdict(model.pairs, row, x, other)
+            assert z_other >= store.LEARNT_OUT
+
+
+def test_the_pairs_are_kept_in_the_model_and_an_older_model_loads_without(learnt,
+                                                                           tmp_path) -> None:
+    import json
+
+    from companion.the_glade.recognition.glade_model import (
+        load_glade_model,
+        save_glade_model,
+    )
+
+    model = learnt
+    save_glade_model(model, tmp_path)
+    again = load_glade_model(tmp_path)
+    assert len(again.pairs) == len(model.pairs) > 0
+    assert np.array_equal(again.pairs.weights, model.pairs.weights)
+    # a model enrolled before the pairs were learnt (version 2) is read as before
+    meta = json.loads((tmp_path / "glade.json").read_text(encoding="utf-8"))
+    assert meta["version"] == 3
+    meta["version"] = 2
+    (tmp_path / "glade.json").write_text(json.dumps(meta), encoding="utf-8")
+    with np.load(tmp_path / "glade.npz") as z:
+        arrays = {k: z[k] for k in z.files if not k.startswith("pair_")}
+    np.savez(tmp_path / "glade.npz", **arrays)
+    older = load_glade_model(tmp_path)
+    assert len(older.pairs) == 0 and older.face_names == model.face_names
