@@ -20,6 +20,7 @@ from companion.the_glade.recognition.detail import (
     Verdict,
     compare_on,
     differ,
+    differ_all,
     place,
 )
 from companion.the_glade.recognition.model import TILE_PATCH, Model
@@ -96,6 +97,16 @@ AGREED_MARGIN = 0.2      # ... if its margin is at least this
 STRONG_CLEARNESS = 0.8   # a closer look this clear overrules a first look that named another,
 STRONG_MARGIN = 0.3      # ... if its margin is at least this
 MAX_NOISE = 1.0          # no closer look is sure with more misfit than this
+#: Weigh a close call's faces refitted round where they differ (detail.differ_all), not as
+#: placed for the whole tile (detail.differ). Off: not adopted. On the close calls of tuning
+#: families 1, 121, 198 and 287 (seeds 20000+, 860 on 40 normal photos, 546 on 24 hard ones,
+#: the true face among the candidates) the closer look named the true face on 809 instead of
+#: 754 (hard 464 / 442), sure and wrong on 1 instead of 14 (hard 0 / 5). Held out (families
+#: 1000-1004) doubts fell (normal 215 -> 183, hard 243 -> 232) and wrong squares did not rise
+#: on normal photos (3 -> 3) but did on hard ones (5 -> 8, family 1004 0 -> 3, with or
+#: without reader.PAIR_WITH_LOOK or the pairs' settles); fresh families 4000-4004: normal 9
+#: -> 9 wrong, 536 -> 374 doubts; hard 9 -> 11 wrong (see benchmarks/RESULTS.md, issue #20).
+LOCAL_FIT = False
 
 
 @dataclass(frozen=True)
@@ -180,7 +191,7 @@ def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = Non
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
     real rival. Each pair is worked out once."""
-    pairs: dict[tuple[int, int], Differ | None] = {}
+    pairs: dict[tuple[int, int], Differ | None] = differ_all(found) if LOCAL_FIT else {}
 
     def judge(a: int, b: int) -> Verdict:
         key = (min(a, b), max(a, b))

@@ -10,6 +10,10 @@ the candidates are compared on the pixels where their faces differ, weighted by
 how much they differ: the rest of the tile (the creature they share, the rim) says nothing
 about which of them it is, and only adds its misfit.
 
+:func:`differ_all` (off: ``close_calls.LOCAL_FIT``) first refits each candidate face round
+where two differ (:func:`refit`: a fraction of a pixel's move, a little blur, a gain and
+offset per colour), for a small icon that the whole tile's placing and light leave off.
+
 Nothing here knows what the tiles look like: the faces and where they differ come from the
 user's enrolment pack.
 """
@@ -245,6 +249,110 @@ def differ(first: Candidate, second: Candidate) -> Differ | None:
     hot = np.maximum(_hot(first), _hot(second))
     clipped = float((weight * hot).sum() / total)
     return e1, e2, max(gap, 1e-9), clipped
+
+
+#: :func:`differ_all` refits the candidate faces in a window LOCAL_PAD detail px wider than
+#: where they differ.
+LOCAL_PAD = 5
+#: The most (detail px) a face may be moved there.
+LOCAL_SHIFT = 1.5
+#: Where the faces' difference (blurred) is at least this share of its peak is where they
+#: differ, for the window.
+LOCAL_AT = 0.05
+#: Faces differing over more than this share of the patch's side (window and all) are
+#: weighed as they were placed (:func:`differ`): they differ in more than a small icon.
+LOCAL_MAX = 0.7
+
+
+def _where(weight: np.ndarray) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) where a blurred difference ``weight`` is at least LOCAL_AT
+    of its peak."""
+    _, top, _, _ = cv2.minMaxLoc(weight)
+    x, y, w, h = cv2.boundingRect((weight > LOCAL_AT * top).astype(np.uint8))
+    return x, y, x + w, y + h
+
+
+def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
+    """Each of ``faces`` (n, DETAIL, DETAIL, 3, as seen) refitted to the photo's ``patch``
+    in the window ``rows`` x ``cols``: moved by a fraction of a pixel (at most
+    LOCAL_SHIFT), blurred or sharpened a little, and its light changed by a gain and an
+    offset per colour, all fitted together by least squares on the face's linearised change
+    (its derivatives, and its Laplacian for the blur); returns the refitted faces over the
+    window.
+
+    The tile is placed by its whole face (:func:`place`) and seen in light fitted over the
+    whole tile (:func:`as_seen`), so a small icon may lie a fraction of a pixel off and be
+    blurred or lit a little otherwise than the tile's average: for an icon a few pixels
+    across that misfit is as large as the difference between two icons. Each candidate
+    gets the same freedom, none of which turns one icon's shape into another's."""
+    f = faces[:, rows.start - 1:rows.stop + 1, cols.start - 1:cols.stop + 1]
+    mid = f[:, 1:-1, 1:-1]
+    left, right, up, down = f[:, 1:-1, :-2], f[:, 1:-1, 2:], f[:, :-2, 1:-1], f[:, 2:, 1:-1]
+    n = len(faces)
+    # the change's terms per pixel and colour: moved right, moved down, blurred
+    a = np.stack([(right - left) * 0.5, (down - up) * 0.5, right + left + up + down - 4 * mid],
+                 axis=-1).reshape(n, -1, 3, 3)
+    m = mid.reshape(n, -1, 3)
+    r = patch[rows, cols].reshape(1, -1, 3) - m
+    flat = a.reshape(n, -1, 3)
+    # the normal equations: the three shared terms, then an offset and a gain per colour
+    eye = np.eye(3, dtype=np.float32)
+    gram = np.zeros((n, 9, 9), np.float32)
+    gram[:, :3, :3] = flat.transpose(0, 2, 1) @ flat
+    gram[:, :3, 3:6] = a.sum(axis=1).transpose(0, 2, 1)
+    gram[:, :3, 6:9] = np.einsum("nkct,nkc->ntc", a, m)
+    gram[:, 3:6, 3:6] = eye * m.shape[1]
+    gram[:, 3:6, 6:9] = eye * m.sum(axis=1)[:, None, :]
+    gram[:, 6:9, 6:9] = eye * (m * m).sum(axis=1)[:, None, :]
+    gram[:, 3:, :3] = gram[:, :3, 3:].transpose(0, 2, 1)
+    gram[:, 6:9, 3:6] = gram[:, 3:6, 6:9]
+    gram += np.eye(9, dtype=np.float32) * 1e-4
+    rhs = np.concatenate([(flat.transpose(0, 2, 1) @ r.reshape(n, -1, 1))[..., 0],
+                          r.sum(axis=1), (m * r).sum(axis=1)], axis=1)
+    coef = np.linalg.solve(gram.astype(np.float64), rhs[..., None].astype(np.float64))
+    coef = coef[..., 0].astype(np.float32)
+    coef[:, :2] = np.clip(coef[:, :2], -LOCAL_SHIFT, LOCAL_SHIFT)
+    moved = (flat @ coef[:, :3, None]).reshape(mid.shape)
+    return mid + moved + coef[:, None, None, 3:6] + coef[:, None, None, 6:9] * mid
+
+
+def differ_all(found: list[Candidate]) -> dict[tuple[int, int], Differ | None]:
+    """:func:`differ` of every two of ``found`` (by their indexes, the lower first; the
+    candidates of :func:`compare_on`, on one patch), with both faces refitted to the photo
+    round where they differ (:func:`refit`) before their misfits there are measured: in a
+    window LOCAL_PAD wider than where their difference's weight is at least LOCAL_AT of its
+    peak. Two faces differing over more than LOCAL_MAX of the patch's side are weighed as
+    they were placed (:func:`differ`): they differ in more than a small icon. Each pair has
+    its own window: one window for all (where any two differ) let a third face's icon
+    elsewhere on the tile into every pair's refit (tuning close calls: 69 looks wrong of
+    860, not 51)."""
+    out: dict[tuple[int, int], Differ | None] = {}
+    patch = found[0].patch
+    side = patch.shape[0]
+    for i in range(len(found)):
+        for j in range(i + 1, len(found)):
+            first, second = found[i], found[j]
+            weight = cv2.GaussianBlur(squared_difference(first.face, second.face), (0, 0),
+                                      WEIGHT_BLUR)
+            if float(weight.sum()) <= 1e-9:
+                out[i, j] = None
+                continue
+            x0, y0, x1, y1 = _where(weight)
+            if max(x1 - x0, y1 - y0) + 2 * LOCAL_PAD > LOCAL_MAX * side:
+                out[i, j] = differ(first, second)
+                continue
+            rows = slice(max(y0 - LOCAL_PAD, 1), min(y1 + LOCAL_PAD, side - 1))
+            cols = slice(max(x0 - LOCAL_PAD, 1), min(x1 + LOCAL_PAD, side - 1))
+            a, b = refit(np.stack([first.face, second.face]), patch, rows, cols)
+            w = weight[rows, cols]
+            total = float(w.sum())
+            seen = patch[rows, cols]
+            hot = np.maximum(_hot(first), _hot(second))
+            out[i, j] = (float((w * squared_difference(seen, a)).sum() / total),
+                         float((w * squared_difference(seen, b)).sum() / total),
+                         max(float((w * squared_difference(a, b)).sum() / total), 1e-9),
+                         float((w * hot[rows, cols]).sum() / total) if np.ndim(hot) else 0.0)
+    return out
 
 
 def weighed(first: Candidate, second: Candidate) -> Verdict:

@@ -359,7 +359,8 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             reading.distances["three_agree"] = 1.0
         if sure and named != name1 and fits and pair.against >= PAIR_VETO:
             sure, name2 = False, named  # it names the other face: doubt
-        elif not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2):
+        elif (not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2)
+              and (named == look.names[0] or not PAIR_WITH_LOOK)):
             if named != name1:
                 name1, name2 = named, name1
                 j1 = 4 * pair.winner + int(model.tile_turns[look.names[1]])
@@ -472,6 +473,13 @@ def _counter_despite_outline(structure: float, tint: tuple[float, float] | None)
 PAIR_SURE = 7.0
 PAIR_FITS = 4.0
 PAIR_VETO = 3.0
+#: A pair settles a doubt only for the face the closer look names, never against it. With
+#: the faces refitted (close_calls.LOCAL_FIT), on hard photos of tuning families 1, 121,
+#: 198 and 287 (6 each, seeds 20000+) the pairs' settles against the closer look were wrong
+#: 7 times of 8, those with it 3 of 11 (normal photos: 2, both right and with the look). Off
+#: with LOCAL_FIT: held out, hard photos kept 3 more wrong squares with it (family 1004) as
+#: without it (see benchmarks/RESULTS.md, issue #20).
+PAIR_WITH_LOOK = False
 
 #: A close call whose three judges name the same face (the first look, a closer look this
 #: clear with its best face misfitting the photo at most AGREED_NOISE of the two faces'
