@@ -191,3 +191,18 @@ def test_glare_and_shade_are_no_hue_and_another_colour_is() -> None:
     assert tint(table * 0.5) < 3.0
     assert tint((45, 45, 45)) > 8.0
     assert tint((30, 30, 90)) > 8.0
+
+
+@pytest.mark.parametrize(("scores", "thing"), [
+    # a counter faded to 30% of its contrast: a close fit, a loose drawing, no outline
+    ({"fit": 0.127, "margin": 0.124, "shape": 0.662, "edge": 2.24, "spread": 4.6}, True),
+    # the grain of a pink table (tuning family 3): red-double at 0.25, the drawing loose
+    ({"fit": 0.254, "margin": 0.112, "shape": 0.785, "edge": 1.02, "spread": 8.0}, False),
+    # a faint counter whose drawing shows
+    ({"fit": 0.23, "margin": 0.107, "shape": 0.3, "edge": 1.8, "spread": 6.4}, True),
+])
+def test_a_loose_drawing_is_a_faint_counter_only_with_a_close_fit(scores: dict,
+                                                                  thing: bool) -> None:
+    from companion.the_glade.recognition.store import StoreThing, _Look
+
+    assert _Look._a_thing(StoreThing((0.0, 0.0), None, distances=scores)) is thing

@@ -138,6 +138,15 @@ PRINT_EDGE = 3.0
 #: thing found, only a counter's drawing counts).
 FAINT_FIT = 0.27
 FAINT_MARGIN = 0.09
+#: A loose drawing (beyond FAINT_SHAPE, colours aside) is a faint counter's only with a
+#: close fit (FAINT_CLOSE): on tuning families 1-8 (168 photos: families 1-8 photos 0-23,
+#: 2, 5, 6, 7 photos 24-47) the grain of a red or pink table fitted red-double or
+#: red-single at 0.21-0.27 by margins of 0.09-0.20 with drawings of 0.56-0.94 (4 stores
+#: refused by a doubt on nothing), where a counter faded to 30% of its contrast fits at
+#: 0.11-0.13 with a drawing of 0.50-0.66, and of 1,377 counters 99% had a drawing within
+#: 0.49.
+FAINT_SHAPE = 0.45
+FAINT_CLOSE = 0.17
 #: A second cue for places (USE_TINT): a counter-sized disc whose hue differs from the
 #: table's by TINT_DETECT times the table's own hue grain (its median, at least MIN_TINT
 #: CIELAB units); the table's colour paler by up to GLARE_SLACK times as much as it is
@@ -400,7 +409,8 @@ class _Look:
         """Whether an unnamed place of the first look is a thing (a doubt), not the
         table's grain, glare or a shadow."""
         s = thing.distances
-        return ((s["fit"] <= FAINT_FIT and s["margin"] >= FAINT_MARGIN)
+        return ((s["fit"] <= FAINT_FIT and s["margin"] >= FAINT_MARGIN
+                 and (s["shape"] <= FAINT_SHAPE or s["fit"] <= FAINT_CLOSE))
                 or (s["shape"] <= THING_SHAPE and s["edge"] >= OUTLINE)
                 or s["edge"] >= THING_EDGE or s["spread"] >= THING_SPREAD)
 
