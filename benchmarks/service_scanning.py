@@ -9,7 +9,8 @@ wall time says more about the load than the scan).
 
 Target (issue "The table service"): under 250 MB while scanning. Run:
 ``.venv/bin/python benchmarks/service_scanning.py`` (``--threads 1``: OpenCV on one thread,
-whose CPU time varies less with the machine's load than that of its threads summed).
+whose CPU time varies less with the machine's load than that of its threads summed;
+``--stages``: also each stage's CPU time a scan, the mean over the scans).
 """
 
 from __future__ import annotations
@@ -36,11 +37,41 @@ def rss():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
 
+STAGES = {}
+
+def timed(owner, name, label):
+    # owner.name wrapped: its CPU time (process_time) added up under label
+    f = getattr(owner, name, None)
+    if f is None:
+        return
+    def wrapper(*args, **kwargs):
+        c0 = time.process_time()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            STAGES[label] = STAGES.get(label, 0.0) + time.process_time() - c0
+    setattr(owner, name, wrapper)
+
+if sys.argv[4] == "1":
+    from companion.the_glade.recognition import evidence, reader
+    from companion.vision import board
+    timed(reader, "locate", "find the board")
+    timed(reader, "PhotoFeatures", "  ORB features of the photo")
+    timed(board.BoardFinder, "_match", "  feature matching")
+    timed(board.BoardFinder, "refine", "  dense alignment (ECC)")
+    timed(reader, "rectify", "rectify")
+    timed(reader, "gather", "evidence")
+    for name in ("measure_blur", "board_light", "_structure", "pose_search", "_first_look",
+                 "_closer_look", "_counters", "_pair_verdicts"):
+        timed(evidence, name, "  " + name.strip("_"))
+    timed(reader, "_judge", "judge")
+
 model = load_model(Path(sys.argv[1]))
 camera = FileCamera(sys.argv[2])
 ready = rss()
 times, cpu = [], []
-for _ in range(3 * len(camera.files)):
+scans = 3 * len(camera.files)
+for _ in range(scans):
     start, c0 = time.perf_counter(), time.process_time()
     read_board(model, camera.capture())
     times.append(time.perf_counter() - start)
@@ -50,6 +81,8 @@ times.sort()
 cpu.sort()
 print(f"{ready:.0f} {peak:.0f} {times[len(times) // 2]:.3f} {len(times)} "
       f"{cpu[len(cpu) // 2]:.3f}")
+for label, seconds in STAGES.items():
+    print(f"stage {1000 * seconds / scans:.1f} {label}")
 """
 
 
@@ -57,6 +90,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=0,
                         help="OpenCV's threads in the scanning process (0: its default)")
+    parser.add_argument("--stages", action="store_true",
+                        help="also each stage's CPU time a scan (mean; pose_search counts the "
+                             "tiles' and the counters' searches, the latter also in counters)")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parent.parent
     games = root / "config" / "games" / "the-glade"
@@ -65,15 +101,20 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run([sys.executable, "-m", "companion", "enrol", "the-glade",
                         str(games / "sample-pack"), "--out", str(model)], check=True,
                        stdout=subprocess.DEVNULL)
-        out = subprocess.run([sys.executable, "-c", CHILD, str(model), str(games / "photos"),
-                              str(args.threads)],
-                             check=True, capture_output=True, text=True).stdout.split()
+        lines = subprocess.run([sys.executable, "-c", CHILD, str(model),
+                                str(games / "photos"), str(args.threads),
+                                "1" if args.stages else "0"],
+                               check=True, capture_output=True, text=True).stdout.splitlines()
+    out = lines[0].split()
     ready, peak, median, count = float(out[0]), float(out[1]), float(out[2]), int(out[3])
     cpu = float(out[4])
     threads = "all threads" if args.threads <= 0 else f"OpenCV on {args.threads} thread(s)"
     print(f"service scanning: {ready:.0f} MB resident with the model loaded, peak {peak:.0f} MB "
           f"over {count} scans (median {median:.2f} s a scan, {cpu:.2f} s of CPU, {threads}; "
           f"load average {os.getloadavg()[0]:.1f})")
+    for line in lines[1:]:  # --stages: "stage MS LABEL"
+        _, ms, label = line.split(" ", 2)
+        print(f"  {label:32s} {float(ms):6.1f} ms of CPU a scan")
 
 
 if __name__ == "__main__":
