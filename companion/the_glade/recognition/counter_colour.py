@@ -84,13 +84,14 @@ def _unclipped(faces: np.ndarray, mask: np.ndarray) -> _Unclipped:
     key = id(faces)
     found = _UNCLIPPED.pop(key, None)
     if found is None or found.faces() is not faces or not np.array_equal(found.mask, mask):
-        flat = faces.reshape(len(faces), -1, 3)
-        brightest, vectors = [], []
-        for h in HAZE:
+        n = len(faces)
+        flat = faces.reshape(n, -1, 3)
+        brightest = []
+        stacked = np.empty((len(HAZE) * n, flat.shape[1] * 3), np.float32)
+        for k, h in enumerate(HAZE):  # each share written in place: no second stack made
             hazed = (1 - h) * flat + h if h else flat
             brightest.append(float(hazed.max()))
-            vectors.append(colour_vectors(hazed, mask))
-        stacked = np.concatenate(vectors)
+            stacked[k * n:(k + 1) * n] = colour_vectors(hazed, mask)
         stacked.setflags(write=False)
         found = _Unclipped(weakref.ref(faces), mask.copy(), tuple(brightest), stacked)
     _UNCLIPPED[key] = found  # now the most recently used
