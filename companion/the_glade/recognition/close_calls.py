@@ -105,7 +105,9 @@ MAX_NOISE = 1.0          # no closer look is sure with more misfit than this
 #: 1000-1004) doubts fell (normal 215 -> 183, hard 243 -> 232) and wrong squares did not rise
 #: on normal photos (3 -> 3) but did on hard ones (5 -> 8, family 1004 0 -> 3, with or
 #: without reader.PAIR_WITH_LOOK or the pairs' settles); fresh families 4000-4004: normal 9
-#: -> 9 wrong, 536 -> 374 doubts; hard 9 -> 11 wrong (see benchmarks/RESULTS.md, issue #20).
+#: -> 9 wrong, 536 -> 374 doubts; hard 9 -> 11 wrong. With one gain and offset for all
+#: colours (detail.LOCAL_COLOURS off) and PAIR_WITH_LOOK: held out hard 7 wrong, 246 doubts
+#: (see benchmarks/RESULTS.md, issue #20).
 LOCAL_FIT = False
 
 

@@ -254,6 +254,11 @@ def differ(first: Candidate, second: Candidate) -> Differ | None:
 #: :func:`differ_all` refits the candidate faces in a window LOCAL_PAD detail px wider than
 #: where they differ.
 LOCAL_PAD = 5
+#: A gain and an offset per colour in :func:`refit`, else one of each for all three colours
+#: (a gain per colour may relight one leaf shade into the other: on hard photos of tuning
+#: family 7 it made a wrong shade sure). One for all was measured too (off, with LOCAL_FIT):
+#: held out, hard photos 5 -> 7 wrong squares and 243 -> 246 doubts; see close_calls.
+LOCAL_COLOURS = True
 #: The most (detail px) a face may be moved there.
 LOCAL_SHIFT = 1.5
 #: Where the faces' difference (blurred) is at least this share of its peak is where they
@@ -294,6 +299,16 @@ def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.
                  axis=-1).reshape(n, -1, 3, 3)
     m = mid.reshape(n, -1, 3)
     r = patch[rows, cols].reshape(1, -1, 3) - m
+    if not LOCAL_COLOURS:  # one gain and one offset for all three colours
+        design = np.concatenate([a.reshape(n, -1, 3), np.ones((n, m.shape[1] * 3, 1),
+                                 np.float32), m.reshape(n, -1, 1)], axis=2)
+        coef = np.linalg.solve(
+            (design.transpose(0, 2, 1) @ design + np.eye(5, dtype=np.float32) * 1e-4).astype(
+                np.float64),
+            (design.transpose(0, 2, 1) @ r.reshape(n, -1, 1)).astype(np.float64))
+        coef = coef[..., 0].astype(np.float32)
+        coef[:, :2] = np.clip(coef[:, :2], -LOCAL_SHIFT, LOCAL_SHIFT)
+        return mid + (design @ coef[:, :, None]).reshape(mid.shape)
     flat = a.reshape(n, -1, 3)
     # the normal equations: the three shared terms, then an offset and a gain per colour
     eye = np.eye(3, dtype=np.float32)
