@@ -26,15 +26,11 @@ from companion.storage import read_data_file
 from companion.the_glade.recognition.glade_pack import GladePack, MatchFace
 from companion.the_glade.recognition.glade_polar import PolarFaces
 from companion.the_glade.recognition.pack import Pack
-from companion.the_glade.recognition.store_pairs import LEARN, CounterPairs, learn
 from companion.vision.board import BoardFinder
 from companion.vision.patches import cut
 
 FORMAT = "the-glade-glade"
-#: 3: the look-alike counter pairs learnt at enrolment (:mod:`store_pairs`), written only
-#: when there are any (otherwise version 2, as before); a version 2 model loads without them.
-VERSION = 3
-READS = (2, 3)
+VERSION = 2
 #: A counter's diameter in working pixels, the disc patch's side, the share of the
 #: diameter it covers, the angles kept per face and the smoothing (working px).
 WORK_COUNTER = 28
@@ -118,7 +114,6 @@ class GladeModel:
     seats: list[int] = field(default_factory=list)
     counter: float = 0.0                # a counter's diameter, glade-image px
     size: tuple[int, int] = (0, 0)      # the glade image (w, h)
-    pairs: CounterPairs = field(default_factory=CounterPairs.empty)  # look-alike faces
 
     @property
     def has_glade(self) -> bool:
@@ -139,10 +134,9 @@ class GladeModel:
         return np.repeat(np.arange(len(self.face_names)), TURNS)
 
 
-def build_glade_model(pack: Pack, glade: GladePack, pairs: bool = LEARN) -> GladeModel:
+def build_glade_model(pack: Pack, glade: GladePack) -> GladeModel:
     """Learn the glade board (if the pack has one), and every toadstool and match counter
-    face, from the pack's own images; with ``pairs``, the look-alike faces' discriminants
-    too (:mod:`store_pairs`)."""
+    face, from the pack's own images."""
     names: list[str] = []
     matches: list[dict | None] = []
     vecs = []
@@ -162,8 +156,6 @@ def build_glade_model(pack: Pack, glade: GladePack, pairs: bool = LEARN) -> Glad
                        else np.zeros((0, dim), np.float32),
                        np.stack(images) if images
                        else np.zeros((0, FACE_PX, FACE_PX, 3), np.uint8))
-    if pairs and len(images) > 1:
-        model.pairs = learn(model.polar, model.faces)
     if glade.glade is None:
         return model
     g = glade.glade
@@ -205,10 +197,8 @@ def save_glade_model(model: GladeModel, out: Path) -> None:
     """Write ``glade.json`` and ``glade.npz`` into the model folder ``out``."""
     out = Path(out)
     arrays: dict[str, np.ndarray] = {"templates": model.templates.astype(np.float16),
-                                     "faces": model.faces,
-                                     **(model.pairs.to_arrays() if len(model.pairs) else {})}
-    meta: dict[str, Any] = {"format": FORMAT, "version": VERSION if len(model.pairs) else 2,
-                            "face_names": model.face_names,
+                                     "faces": model.faces}
+    meta: dict[str, Any] = {"format": FORMAT, "version": VERSION, "face_names": model.face_names,
                             "face_matches": model.face_matches, "params": dict(_PARAMS)}
     if model.finder is not None and model.working is not None:
         arrays.update(model.finder.to_arrays("g_"))
@@ -231,7 +221,7 @@ def load_glade_model(folder: Path) -> GladeModel | None:
     again = ("; make it again with 'companion enrol the-glade PACK --out MODEL'")
     try:
         meta = read_data_file(path, "model file glade.json", error=ModelError)  # bounded
-        if meta.get("format") != FORMAT or meta.get("version") not in READS or meta.get(
+        if meta.get("format") != FORMAT or meta.get("version") != VERSION or meta.get(
                 "params") != _PARAMS:
             raise ModelError(f"model folder {folder}: glade.json is of another format or "
                              f"made with other settings{again}")
@@ -243,7 +233,6 @@ def load_glade_model(folder: Path) -> GladeModel | None:
         if len(model.templates) != len(model.face_names) * TURNS or model.faces.shape != (
                 len(model.face_names), FACE_PX, FACE_PX, 3):
             raise ValueError("templates, faces and face names disagree")
-        model.pairs = CounterPairs.from_arrays(arrays, len(model.face_names))
         if "labels" in meta:
             model.finder = BoardFinder.from_arrays(arrays, "g_")
             model.working = arrays["working"]

@@ -46,7 +46,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.the_glade.recognition import store_pairs
 from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.glade_model import (
     SMOOTH,
@@ -104,20 +103,6 @@ SAME = 0.7
 #: one at 0.06-0.09.
 USE_PAIR = True
 PAIR_LINEAR = 0.2
-#: Two such faces learnt as a look-alike pair at enrolment (USE_LEARNT,
-#: :mod:`store_pairs`): the best face is named when the counter lies within LEARNT_IN of
-#: its own spreads from that face's views along the pair's discriminant and at least
-#: LEARNT_OUT of the other's from the other face's, and it fits that face within
-#: LEARNT_FIT with a drawing within LOOSE_SHAPE: a discriminant places anything somewhere
-#: along it, and on tuning photos the table's grain and glare on a red table (fits
-#: 0.21-0.35, drawings 0.56-0.94) lay by red-double's views, far from red-single's.
-#: Measured and off (enrolment learns no pairs unless asked, store_pairs.LEARN): it
-#: changed no store of held-out 1000-1004 or fresh 4020-4024 (see benchmarks/RESULTS.md,
-#: issue #25), for about 16 s more CPU an enrolment.
-USE_LEARNT = False
-LEARNT_IN = 3.0
-LEARNT_OUT = 6.0
-LEARNT_FIT = 0.2
 #: The second look (beside what was found) keeps things this many diameters from it.
 BESIDE = 0.85
 SURE_SHAPE = 0.35
@@ -390,16 +375,6 @@ class _Look:
             between = glade.polar.pair(self.fine, f.at, best, second)
             thing.distances["pair"] = round(between, 3)
             named = between >= PAIR_LINEAR
-            row = glade.pairs.find(best, second) if USE_LEARNT else None
-            if row is not None:
-                x = store_pairs.features(glade.polar, self.fine, f.at,
-                                         int(glade.pairs.faces[row, 0]))
-                z_in, z_out = store_pairs.verdict(glade.pairs, row, x, best)
-                thing.distances["z_in"], thing.distances["z_out"] = (round(z_in, 2),
-                                                                     round(z_out, 2))
-                named = named or (z_in <= LEARNT_IN and z_out >= LEARNT_OUT
-                                  and d1 <= LEARNT_FIT
-                                  and float(f.shapes.min()) <= LOOSE_SHAPE)
         shape = thing.distances["shape"]
         return thing, named and shape <= NAME_SHAPE and (shape <= LOOSE_SHAPE
                                                          or edge >= LOOSE_EDGE)
