@@ -91,6 +91,30 @@ def test_the_actions_step_on_tuples_finds_the_engines_gardens_by_the_same_paths(
             assert replay(s, [light[child]]) == child
 
 
+def test_the_end_of_a_growing_step_on_tuples_is_the_engines() -> None:
+    """``expand.explore`` ends a growing step before turn 9 on tuples (damage with the
+    protected plants spared, the critter's advance): the same next state as the engine's
+    ``Done``, on random positions of every critter and side with random plants protected, and
+    the same outcomes by the same paths in the same order as ``turns.turn_outcomes``."""
+    from dataclasses import replace
+
+    from companion.glass_garden.actions import Done
+    from companion.glass_garden.game import GROW
+
+    rng = random.Random(2026)
+    checked = 0
+    while checked < 300:
+        s = _random_turn_start(rng)
+        if s.turn >= 9:
+            continue
+        grow = replace(s, phase=GROW, protected=rng.randrange(256) if rng.random() < 0.7 else 0)
+        assert expand._end_growing(grow) == grow.apply_unchecked(Done())
+        checked += 1
+    for _ in range(10):
+        s = _random_turn_start(rng)
+        assert list(expand.outcomes(s).items()) == list(turn_outcomes(s).items())
+
+
 def test_the_guess_from_its_parts_is_the_guess_of_the_state() -> None:
     from companion.glass_garden.bound import _ready_glass, guess, guess_of
     from companion.glass_garden.fertile_zone import payable_kinds
