@@ -22,10 +22,10 @@ from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
 from companion.glass_garden.fertile_zone import _packed
-from companion.glass_garden.game import ACTIONS, GROW, OVER, State
+from companion.glass_garden.game import ACTIONS, GROW, State
 from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden
 from companion.glass_garden.payable import groups_of, kinds_of, lent_of
-from companion.glass_garden.turns import Path, _explore, _forget_spent
+from companion.glass_garden.turns import Path, _explore
 
 #: How many states the expansion makes between two calls of ``tick``.
 TICK_EVERY = 64
@@ -163,34 +163,8 @@ def explore(state: State, out: dict[State, Path], path: Path, seen: set[State],
     of a growing step done), added to ``out``: :func:`turns._explore`, the same states in the
     same order, with the end of a growing step before the ninth turn worked out on tuples
     (:func:`_end_growing`; a fifth of a full expansion's time in the engine's way)."""
-    if state.turn >= DARK_TURNS or state.phase not in (ACTIONS, GROW):
-        _explore(state, out, path, seen, tick, TICK_EVERY)
-        return
-    seen.add(state)
-    stack: list[tuple[State, Path]] = [(state, path)]
-    turn = state.turn
-    count = 0
-    while stack:
-        s, here = stack.pop()
-        count += 1
-        if count % TICK_EVERY == 0:
-            tick()
-        fast = s.phase == GROW and not s.pending
-        for a in s.legal_actions():
-            if fast and type(a) is Done:
-                t = _end_growing(s)
-                if t not in out:
-                    out[t] = (*here, a)
-                continue
-            t = s.apply_unchecked(a)
-            if t.turn != turn or t.phase == OVER:
-                if t not in out:
-                    out[t] = (*here, a)
-                continue
-            t = _forget_spent(t)
-            if t not in seen:
-                seen.add(t)
-                stack.append((t, (*here, a)))
+    quick = state.turn < DARK_TURNS and state.phase in (ACTIONS, GROW)
+    _explore(state, out, path, seen, tick, TICK_EVERY, _end_growing if quick else None)
 
 
 def at_turn_start(state: State) -> bool:

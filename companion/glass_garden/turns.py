@@ -43,11 +43,15 @@ def turn_outcomes(state: State) -> dict[State, Path]:
 
 def _explore(state: State, out: dict[State, Path] | None = None, path: Path = (),
              seen: set[State] | None = None, tick: Callable[[], None] | None = None,
-             every: int = 64) -> dict[State, Path]:
+             every: int = 64, end_growing: Callable[[State], State] | None = None,
+             ) -> dict[State, Path]:
     """:func:`turn_outcomes` by trying every action of every state of the turn (the general
     way: any phase, pending steps, part of a growing step done), adding to ``out``.
 
-    ``tick`` (the solver's clock) is called every ``every`` states; it may raise to stop."""
+    ``tick`` (the solver's clock) is called every ``every`` states; it may raise to stop.
+    ``end_growing``, when given, stands for ``apply_unchecked(Done())`` in a growing step
+    with nothing pending (the solver's quicker way of the same step, see
+    :func:`expand.explore`): the same states in the same order."""
     out = {} if out is None else out
     seen = {state} if seen is None else seen
     seen.add(state)
@@ -59,7 +63,13 @@ def _explore(state: State, out: dict[State, Path] | None = None, path: Path = ()
         count += 1
         if tick is not None and count % every == 0:
             tick()
+        fast = end_growing is not None and s.phase == GROW and not s.pending
         for a in s.legal_actions():
+            if fast and type(a) is Done:
+                t = end_growing(s)  # type: ignore[misc]
+                if t not in out:
+                    out[t] = (*here, a)
+                continue
             t = s.apply_unchecked(a)
             if t.turn != turn or t.phase == OVER:
                 if t not in out:
