@@ -18,6 +18,8 @@ families; families from 1000 on are held out, run only to record a result.
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
 import os
 import resource
 import sys
@@ -94,7 +96,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=None,
                         help="keep each family's model in MODELS/FAMILY and reuse it when "
                              "there (enrolment is seeded: the same pack gives the same model)")
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                        help="set a recognition switch for this run, e.g. "
+                             "close_calls.LOCAL_FIT=True (a module of "
+                             "companion.the_glade.recognition; the scans run in this process)")
     args = parser.parse_args(argv)
+    for setting in args.set:
+        where, value = setting.split("=", 1)
+        module, name = where.rsplit(".", 1)
+        target = importlib.import_module(f"companion.the_glade.recognition.{module}")
+        if not hasattr(target, name):
+            parser.error(f"no switch {where}")
+        setattr(target, name, ast.literal_eval(value))
+        print(f"set {where} = {getattr(target, name)!r}")
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
     totals = dict(squares=0, wrong=0, unsure=0, photos=0, right=0, lost=0)
     cpu_all, wall_all, enrol_cpu = [], [], []

@@ -777,7 +777,7 @@ def test_a_tiny_fruit_off_its_place_is_named_once_each_face_is_refitted_round_it
     from companion.the_glade.recognition.families import family_pack
     from companion.the_glade.recognition.model import FINE, TILE_INSET
 
-    monkeypatch.setattr(close_calls, "LOCAL_FIT", True)  # off: not adopted held out
+    monkeypatch.setattr(close_calls, "LOCAL_FIT", True)  # on: it only confirms (LOCAL_CONFIRM)
     pack = family_pack(7419)
     faces = {(t.tile, t.season): t.image for t in pack.tiles}
     names = ["hedgehog/acorn/beech", "hedgehog/blackberry/beech", "hedgehog/hazelnut/beech",
@@ -795,8 +795,8 @@ def test_two_shades_of_an_icon_stay_apart_when_the_faces_are_refitted(monkeypatc
     """Two faces alike but for the shade of a small icon (two greens); the photo shows the
     first a little off its place and dimmer. Refitted with one gain and offset for all
     three colours (detail.LOCAL_COLOURS off), the closer look is sure of it; a gain per
-    colour could relight one shade into the other and was not sure. (Both off: not
-    adopted held out.)"""
+    colour could relight one shade into the other and was not sure. (One gain for all is
+    off: not adopted held out.)"""
     from companion.the_glade.recognition import close_calls
     from companion.the_glade.recognition.close_calls import STRONG_CLEARNESS, STRONG_MARGIN
 

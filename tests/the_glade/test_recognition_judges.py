@@ -105,7 +105,7 @@ def test_a_pair_settles_a_doubt_for_the_closer_looks_face_never_against_it(monke
     settles against the closer look were wrong 7 times of 8."""
     from companion.the_glade.recognition import reader
 
-    monkeypatch.setattr(reader, "PAIR_WITH_LOOK", True)  # off: not adopted
+    monkeypatch.setattr(reader, "PAIR_WITH_LOOK", True)
     gap = float(((_TEMPLATES[0] - _TEMPLATES[4]) ** 2).mean())
 
     def read(pair: PairVerdict) -> SquareReading:
@@ -121,3 +121,36 @@ def test_a_pair_settles_a_doubt_for_the_closer_looks_face_never_against_it(monke
     assert (for_b.name, for_b.reason) == ("B", "")
     for_a = read(PairVerdict(winner=0, loser=1, fits=1.0, against=PAIR_SURE + 1))
     assert for_a.reason and set(for_a.candidates) == {"A", "B"}
+
+
+def test_a_refitted_look_only_confirms_the_look_as_placed_and_the_first_look(monkeypatch):
+    """close_calls.LOCAL_CONFIRM: a refitted look counts only where the look with the faces
+    as placed and the first look name its face; elsewhere the look as placed stands, and
+    where the two closer looks name different faces the square is a doubt (LOCAL_TORN), even
+    with a firm first look that would stand against a closer look that cannot tell."""
+    from dataclasses import replace
+
+    from companion.the_glade.recognition import close_calls
+    from companion.the_glade.recognition.close_calls import confirmed
+
+    monkeypatch.setattr(close_calls, "LOCAL_AGREE", "both")
+    monkeypatch.setattr(close_calls, "LOCAL_TORN", False)
+    plain_a = Look(("A", 0, "B"), 0.1, 0.5)
+    refit_a = Look(("A", 0, "B"), 0.9, 0.1, plain=plain_a)
+    refit_b = Look(("B", 4, "A"), 0.9, 0.1, plain=plain_a)
+    assert confirmed(refit_a, "A") == replace(refit_a, plain=None)
+    assert confirmed(refit_a, "B") == plain_a  # the refit never overrules the first look
+    assert confirmed(refit_b, "B") == plain_a  # nor the look as placed
+    assert confirmed(plain_a, "B") is plain_a and confirmed(None, "A") is None
+    monkeypatch.setattr(close_calls, "LOCAL_TORN", True)
+    torn = confirmed(refit_b, "A")
+    assert torn.torn and torn.names == plain_a.names
+    ev = _evidence(None)
+    ev.looks = {0: torn}
+    reading = SquareReading("A1", "tile")
+    _name_tile(_MODEL, ev, 0, reading)  # a firm first look names A; the look alone agrees
+    assert reading.reason == "looks like A or B"
+    ev.looks = {0: plain_a}
+    reading = SquareReading("A1", "tile")
+    _name_tile(_MODEL, ev, 0, reading)
+    assert (reading.name, reading.reason) == ("A", "")

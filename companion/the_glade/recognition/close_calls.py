@@ -8,7 +8,7 @@ when such a look is sure, alone or together with the first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -98,17 +98,23 @@ STRONG_CLEARNESS = 0.8   # a closer look this clear overrules a first look that 
 STRONG_MARGIN = 0.3      # ... if its margin is at least this
 MAX_NOISE = 1.0          # no closer look is sure with more misfit than this
 #: Weigh a close call's faces refitted round where they differ (detail.differ_all), not as
-#: placed for the whole tile (detail.differ). Off: not adopted. On the close calls of tuning
-#: families 1, 121, 198 and 287 (seeds 20000+, 860 on 40 normal photos, 546 on 24 hard ones,
-#: the true face among the candidates) the closer look named the true face on 809 instead of
-#: 754 (hard 464 / 442), sure and wrong on 1 instead of 14 (hard 0 / 5). Held out (families
-#: 1000-1004) doubts fell (normal 215 -> 183, hard 243 -> 232) and wrong squares did not rise
-#: on normal photos (3 -> 3) but did on hard ones (5 -> 8, family 1004 0 -> 3, with or
-#: without reader.PAIR_WITH_LOOK or the pairs' settles); fresh families 4000-4004: normal 9
-#: -> 9 wrong, 536 -> 374 doubts; hard 9 -> 11 wrong. With one gain and offset for all
-#: colours (detail.LOCAL_COLOURS off) and PAIR_WITH_LOOK: held out hard 7 wrong, 246 doubts
-#: (see benchmarks/RESULTS.md, issue #20).
-LOCAL_FIT = False
+#: placed for the whole tile (detail.differ), with the refitted look only confirming
+#: (LOCAL_CONFIRM, :func:`confirmed`): it counts where it names the face that the look with the
+#: faces as placed and the first look both name (LOCAL_AGREE "both"; "either", "plain" and
+#: "first" are the looser variants); elsewhere the look as placed stands, and where the two
+#: closer looks name different faces the square is a doubt (LOCAL_TORN, Look.torn). With
+#: reader.PAIR_WITH_LOOK. Held out and fresh (wrong / uncertain squares, same seeds and models
+#: as 608afe6's): families 1000-1004 normal 3 / 215 -> 3 / 203, hard 5 / 243 -> 4 / 245;
+#: fresh 4000-4004 normal 9 / 536 -> 4 / 525, hard 9 / 412 -> 8 / 415. The refit overruling
+#: (LOCAL_FIT alone) raised wrong squares on hard photos (held out 5 -> 8); confirming without
+#: LOCAL_TORN made sure a fruit the first look and the look as placed both named wrongly
+#: (tuning family 287, 10 normal photos: 6 -> 9 wrong; torn: 4) and held out hard 5 -> 6.
+#: Cost: about 2.4 ms CPU more a close call, 58 ms a scan of a tiny-fruit family (0.37 ->
+#: 0.43 s; see benchmarks/RESULTS.md, issue #20).
+LOCAL_FIT = True
+LOCAL_CONFIRM = True
+LOCAL_TORN = True
+LOCAL_AGREE = "both"
 
 
 @dataclass(frozen=True)
@@ -119,6 +125,10 @@ class Look:
     clipped: float = 0.0          # share of clipped pixels where the two differ
     #: where the tile was placed for the look: centre (fine-view px) and cut angle
     at: tuple[float, float, float] | None = None
+    #: the look with the faces weighed as placed, kept beside a refitted one (LOCAL_CONFIRM)
+    plain: Look | None = None
+    #: the refitted look and the look as placed named different faces (LOCAL_TORN): a doubt
+    torn: bool = False
 
     @property
     def clearness(self) -> float:
@@ -188,12 +198,37 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
     return looks
 
 
+def confirmed(look: Look | None, first: str) -> Look | None:
+    """The look to judge by when the refitted look only confirms (LOCAL_CONFIRM): the refitted
+    one where it names the face that the look with the faces as placed and the first look
+    (``first``) name (LOCAL_AGREE: both, or one of them); else the look as placed, torn
+    when the two closer looks name different faces (LOCAL_TORN)."""
+    if look is None or look.plain is None:
+        return look
+    plain = look.plain
+    with_plain, with_first = look.names[0] == plain.names[0], look.names[0] == first
+    if {"both": with_plain and with_first, "either": with_plain or with_first,
+            "plain": with_plain, "first": with_first}[LOCAL_AGREE]:
+        return replace(look, plain=None)
+    return replace(plain, torn=LOCAL_TORN and look.names[0] != plain.names[0])
+
+
 def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = None) -> Look:
+    """The candidate that beats every other where the two differ, and its margin over the
+    closest of them (the faces refitted round where they differ with LOCAL_FIT, the look as
+    placed kept beside it with LOCAL_CONFIRM)."""
+    if not LOCAL_FIT:
+        return _best(found, {}, at)
+    look = _best(found, differ_all(found), at)
+    return replace(look, plain=_best(found, {}, at)) if LOCAL_CONFIRM else look
+
+
+def _best(found: list[Candidate], pairs: dict[tuple[int, int], Differ | None],
+          at: tuple[float, float, float] | None) -> Look:
     """The candidate that beats every other where the two differ, and its margin over the
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
-    real rival. Each pair is worked out once."""
-    pairs: dict[tuple[int, int], Differ | None] = differ_all(found) if LOCAL_FIT else {}
+    real rival. Each pair is worked out once (``pairs``: those worked out already)."""
 
     def judge(a: int, b: int) -> Verdict:
         key = (min(a, b), max(a, b))

@@ -10,9 +10,10 @@ the candidates are compared on the pixels where their faces differ, weighted by
 how much they differ: the rest of the tile (the creature they share, the rim) says nothing
 about which of them it is, and only adds its misfit.
 
-:func:`differ_all` (off: ``close_calls.LOCAL_FIT``) first refits each candidate face round
-where two differ (:func:`refit`: a fraction of a pixel's move, a little blur, a gain and
-offset per colour), for a small icon that the whole tile's placing and light leave off.
+:func:`differ_all` (on: ``close_calls.LOCAL_FIT``; its look only confirms, ``LOCAL_CONFIRM``)
+first refits each candidate face round where two differ (:func:`refit`: a fraction of a
+pixel's move, a little blur, a gain and offset per colour), for a small icon that the whole
+tile's placing and light leave off.
 
 Nothing here knows what the tiles look like: the faces and where they differ come from the
 user's enrolment pack.

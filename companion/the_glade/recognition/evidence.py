@@ -23,6 +23,7 @@ from companion.the_glade.recognition.close_calls import (
     SHIFTS,
     Look,
     closer_looks,
+    confirmed,
     misfit_z,
     rerank,
     shifted_patches,
@@ -411,7 +412,9 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine32: np.ndarray
     detail_view = cv2.GaussianBlur(fine32, (0, 0), DETAIL_SMOOTH)
     answers = closer_looks(model, cache, detail_view, [ask for _, ask in asks], tside,
                            blur.scaled(FINE * DETAIL / tside))
-    return {i: look for (i, _), look in zip(asks, answers, strict=True)}
+    # the refitted look only confirms the first look's name (close_calls.LOCAL_CONFIRM)
+    return {i: confirmed(look, tiles[i][0][2])
+            for (i, _), look in zip(asks, answers, strict=True)}
 
 
 def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,

@@ -367,6 +367,9 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             sure = True
             reading.distances["pair_sure"] = 1.0
             conf = min(1.0, pair.against / (2 * PAIR_SURE))
+    if sure and look is not None and look.torn:  # the refit and the look as placed disagree
+        sure = False
+        reading.distances["torn"] = 1.0
     if sure and PARTNER_VETO and ev.partners is not None:
         rival = _rejected_by_a_partner(model, ev.partners(i, j1), j1 // 4)
         if rival is not None:
@@ -476,10 +479,9 @@ PAIR_VETO = 3.0
 #: A pair settles a doubt only for the face the closer look names, never against it. With
 #: the faces refitted (close_calls.LOCAL_FIT), on hard photos of tuning families 1, 121,
 #: 198 and 287 (6 each, seeds 20000+) the pairs' settles against the closer look were wrong
-#: 7 times of 8, those with it 3 of 11 (normal photos: 2, both right and with the look). Off
-#: with LOCAL_FIT: held out, hard photos kept 3 more wrong squares with it (family 1004) as
-#: without it (see benchmarks/RESULTS.md, issue #20).
-PAIR_WITH_LOOK = False
+#: 7 times of 8, those with it 3 of 11 (normal photos: 2, both right and with the look). On,
+#: with the refit only confirming (close_calls.LOCAL_CONFIRM; benchmarks/RESULTS.md, #20).
+PAIR_WITH_LOOK = True
 
 #: A close call whose three judges name the same face (the first look, a closer look this
 #: clear with its best face misfitting the photo at most AGREED_NOISE of the two faces'
