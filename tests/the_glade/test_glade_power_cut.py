@@ -27,8 +27,10 @@ from pathlib import Path
 from companion.session import SessionStore
 
 CHILD = Path(__file__).with_name("glade_power_cut_child.py")
-#: the points a run passes before its last turn: a start-up, and about 11 per turn
-POINTS = 300
+#: a counted cut lands at one of the first POINTS places a life passes (a start-up, then about
+#: 11 a turn: some 18 turns); each life resumes the game the last one saved, so the cuts reach
+#: every turn of a game across lives without one life having to play it through
+POINTS = 200
 #: a hung child (never a slow one) is stopped after this long
 HANG = 300
 #: what a life prints once a state is saved: the game (its start time) and how many it holds
@@ -63,7 +65,7 @@ class Lives:
         Returns its exit code, what it printed and its stderr."""
         timed = run % 5 == 4
         kill_at = 0 if timed else rng.randint(1, POINTS)
-        cut_after = rng.uniform(0.5, 4.0)
+        cut_after = rng.uniform(0.2, 2.0)  # start-up (about 0.2 s) included
         err = self.folder / f"stderr-{run}.txt"
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"run {data} {run} {kill_at} {err}\n")
