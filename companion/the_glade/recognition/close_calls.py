@@ -219,8 +219,9 @@ def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = Non
     placed kept beside it with LOCAL_CONFIRM)."""
     if not LOCAL_FIT:
         return _best(found, {}, at)
-    look = _best(found, differ_all(found), at)
-    return replace(look, plain=_best(found, {}, at)) if LOCAL_CONFIRM else look
+    plain: dict[tuple[int, int], Differ | None] = {}  # pairs differ_all weighed as placed
+    look = _best(found, differ_all(found, plain), at)
+    return replace(look, plain=_best(found, plain, at)) if LOCAL_CONFIRM else look
 
 
 def _best(found: list[Candidate], pairs: dict[tuple[int, int], Differ | None],

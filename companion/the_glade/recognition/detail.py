@@ -233,14 +233,20 @@ def _hot(candidate: Candidate) -> np.ndarray | float:
     return 0.0 if candidate.clipped is None else candidate.clipped
 
 
+def _weight(first: Candidate, second: Candidate) -> tuple[np.ndarray, np.ndarray]:
+    """Where two candidates' faces differ: their squared difference, and it blurred (the
+    weight each pixel gets)."""
+    diff = squared_difference(first.face, second.face)
+    return diff, cv2.GaussianBlur(diff, (0, 0), WEIGHT_BLUR)
+
+
 def differ(first: Candidate, second: Candidate) -> Differ | None:
     """Where two candidates' faces differ, weighted by how much: each one's own misfit to
     the photo there, the faces' difference there, and the share of the photo's pixels there
     with a clipped colour (None: the same face twice, as two copies enrolled alike). Clipped
     pixels only matter where the faces differ: an over-exposed paper round two fruits says
     nothing about either, a clipped fruit does."""
-    diff = squared_difference(first.face, second.face)
-    weight = cv2.GaussianBlur(diff, (0, 0), WEIGHT_BLUR)
+    diff, weight = _weight(first, second)
     total = float(weight.sum())
     if total <= 1e-9:
         return None
@@ -332,7 +338,8 @@ def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.
     return mid + moved + coef[:, None, None, 3:6] + coef[:, None, None, 6:9] * mid
 
 
-def differ_all(found: list[Candidate]) -> dict[tuple[int, int], Differ | None]:
+def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | None] | None = None
+               ) -> dict[tuple[int, int], Differ | None]:
     """:func:`differ` of every two of ``found`` (by their indexes, the lower first; the
     candidates of :func:`compare_on`, on one patch), with both faces refitted to the photo
     round where they differ (:func:`refit`) before their misfits there are measured: in a
@@ -341,21 +348,25 @@ def differ_all(found: list[Candidate]) -> dict[tuple[int, int], Differ | None]:
     they were placed (:func:`differ`): they differ in more than a small icon. Each pair has
     its own window: one window for all (where any two differ) let a third face's icon
     elsewhere on the tile into every pair's refit (tuning close calls: 69 looks wrong of
-    860, not 51)."""
+    860, not 51). The pairs weighed as placed are also put in ``plain`` when given (they
+    are the look as placed's too: close_calls.LOCAL_CONFIRM)."""
     out: dict[tuple[int, int], Differ | None] = {}
     patch = found[0].patch
     side = patch.shape[0]
     for i in range(len(found)):
         for j in range(i + 1, len(found)):
             first, second = found[i], found[j]
-            weight = cv2.GaussianBlur(squared_difference(first.face, second.face), (0, 0),
-                                      WEIGHT_BLUR)
+            _, weight = _weight(first, second)
             if float(weight.sum()) <= 1e-9:
                 out[i, j] = None
+                if plain is not None:
+                    plain[i, j] = None
                 continue
             x0, y0, x1, y1 = _where(weight)
             if max(x1 - x0, y1 - y0) + 2 * LOCAL_PAD > LOCAL_MAX * side:
                 out[i, j] = differ(first, second)
+                if plain is not None:
+                    plain[i, j] = out[i, j]
                 continue
             rows = slice(max(y0 - LOCAL_PAD, 1), min(y1 + LOCAL_PAD, side - 1))
             cols = slice(max(x0 - LOCAL_PAD, 1), min(x1 + LOCAL_PAD, side - 1))
