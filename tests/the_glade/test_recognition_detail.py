@@ -815,3 +815,41 @@ def test_two_shades_of_an_icon_stay_apart_when_the_faces_are_refitted(monkeypatc
     look = close_calls._verdict(detail.compare_on([("A", 0, a), ("B", 1, b)], photo.ravel(),
                                                   (0.0, 0.0, 0.0)))
     assert look.names[0] == "A" and look.sure(STRONG_CLEARNESS, STRONG_MARGIN)
+
+
+@pytest.mark.parametrize("sigma", [0.05, 0.2, 0.4])
+def test_spread_measures_how_far_the_photos_noise_moves_the_margin(sigma):
+    """The margin moves by the residual's projection on the two faces' difference: under
+    white noise of ``sigma`` its spread is 2 sigma |w (a - b)| / G, which detail.spread
+    measures on the patch's other offsets."""
+    a, b = _faces()
+    photo = a + np.random.default_rng(1).normal(0, sigma, a.shape).astype(np.float32)
+    first, second = _candidate(a, photo, "a"), _candidate(b, photo, "b")
+    diff, weight = detail._weight(first, second)
+    theory = 2 * sigma * np.sqrt(((weight[..., None] * (a - b)) ** 2).sum()) / (weight * diff).sum()
+    assert detail.spread(first, second) == pytest.approx(theory, rel=0.3)
+
+
+def test_a_look_misfit_where_its_difference_does_not_see_is_sure_by_its_spread(monkeypatch):
+    """Heavy noise makes the best face misfit the photo more than the two faces differ
+    (noise over MAX_NOISE: no look by the noise), yet the margin is many of its measured
+    spreads from halfway: by the spread (close_calls.NULL_SPREAD) the look is sure; the
+    other face, shown, is as sure the other way; halfway between them is no look."""
+    from companion.the_glade.recognition import close_calls
+    from companion.the_glade.recognition.close_calls import AGREED_CLEARNESS, AGREED_MARGIN, Look
+
+    a, b = _faces()
+    noise = np.random.default_rng(2).normal(0, 0.6, a.shape).astype(np.float32)
+
+    def look(photo: np.ndarray, first: np.ndarray, second: np.ndarray) -> Look:
+        x, y = _candidate(first, photo, "x"), _candidate(second, photo, "y")
+        v = weighed(x, y)
+        return Look(("x", 0, "y"), v.margin, v.noise, spread=detail.spread(x, y))
+
+    shown = look(a + noise, a, b)
+    assert shown.noise > close_calls.MAX_NOISE
+    assert not shown.sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    monkeypatch.setattr(close_calls, "NULL_SPREAD", True)
+    assert shown.sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    assert look(b + noise, b, a).sure(AGREED_CLEARNESS, AGREED_MARGIN)
+    assert not look((a + b) / 2 + noise, a, b).sure(AGREED_CLEARNESS, AGREED_MARGIN)

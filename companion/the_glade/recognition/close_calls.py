@@ -22,6 +22,7 @@ from companion.the_glade.recognition.detail import (
     differ,
     differ_all,
     place,
+    spread,
 )
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
@@ -115,6 +116,18 @@ LOCAL_FIT = True
 LOCAL_CONFIRM = True
 LOCAL_TORN = True
 LOCAL_AGREE = "both"
+#: Judge a closer look by its margin over the spread the photo's own misfit gives that margin
+#: (detail.spread: the residual's projection on the two faces' difference, measured at the
+#: patch's other offsets), not over the square root of that misfit's whole energy (noise): on
+#: a tiny icon the best face misfits the photo several times more than the two faces differ,
+#: mostly in ways the difference does not see. A look is then as clear as AGREED_CLEARNESS
+#: at SPREAD_Z spreads (STRONG_CLEARNESS at twice that), and its noise may reach
+#: SPREAD_NOISE. SPREAD_EITHER: sure by either measure (else by the spread alone, where it
+#: could be measured).
+NULL_SPREAD = False
+SPREAD_Z = 3.0
+SPREAD_NOISE = 4.0
+SPREAD_EITHER = False
 
 
 @dataclass(frozen=True)
@@ -129,19 +142,38 @@ class Look:
     plain: Look | None = None
     #: the refitted look and the look as placed named different faces (LOCAL_TORN): a doubt
     torn: bool = False
+    #: the margin's spread under the photo's own misfit (detail.spread; None: unmeasured)
+    spread: float | None = None
 
     @property
     def clearness(self) -> float:
         """The margin over the square root of the best face's own misfit where the two
-        faces differ (see AGREED_CLEARNESS)."""
+        faces differ (see AGREED_CLEARNESS); with NULL_SPREAD, over its measured spread
+        (AGREED_CLEARNESS at SPREAD_Z spreads)."""
+        if self._by_spread():
+            assert self.spread is not None
+            return AGREED_CLEARNESS * self.margin / (SPREAD_Z * max(self.spread, 1e-6))
+        return self._by_noise()
+
+    def _by_noise(self) -> float:
         return self.margin / float(np.sqrt(max(self.noise, 1e-6)))
+
+    def _by_spread(self) -> bool:
+        return NULL_SPREAD and self.spread is not None
 
     def sure(self, clearness: float, margin: float) -> bool:
         """Clear enough: at least ``clearness``, raised where clipped pixels hide part of
         what tells the two faces apart, a margin of at least ``margin``, and the best face
-        fitting the photo there (noise at most MAX_NOISE)."""
-        return (self.clearness >= clearness * (1 + 2 * self.clipped)
-                and self.margin >= margin and self.noise <= MAX_NOISE)
+        fitting the photo there (noise at most MAX_NOISE; SPREAD_NOISE judged by the
+        spread, see NULL_SPREAD)."""
+        need = clearness * (1 + 2 * self.clipped)
+        by_noise = (self._by_noise() >= need and self.margin >= margin
+                    and self.noise <= MAX_NOISE)
+        if not self._by_spread():
+            return by_noise
+        by_spread = (self.clearness >= need and self.margin >= margin
+                     and self.noise <= SPREAD_NOISE)
+        return by_spread or (SPREAD_EITHER and by_noise)
 
 
 def _detail_face(model: Model, cache: Cache, j: int,
@@ -247,4 +279,5 @@ def _best(found: list[Candidate], pairs: dict[tuple[int, int], Differ | None],
     verdict, rival = min(((judge(best, k), k) for k in range(len(found)) if k != best),
                          key=lambda pair: pair[0].margin)
     return Look((found[best].name, found[best].template, found[rival].name), verdict.margin,
-                verdict.noise, verdict.clipped, at)
+                verdict.noise, verdict.clipped, at,
+                spread=spread(found[best], found[rival]) if NULL_SPREAD else None)
