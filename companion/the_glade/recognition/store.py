@@ -146,6 +146,19 @@ MIN_TINT = 1.5
 SAME_PLACE = 0.3
 GLARE_SLACK = 1.5
 TINT_THING = 4.5
+#: A third cue for places (USE_DETAIL): a counter-sized disc with DETAIL_DETECT times the
+#: table's own fine detail (each pixel's difference from the view blurred by DETAIL_BLUR
+#: working px: a counter's print and rim are sharp, a table's grain, glare and shadows
+#: smooth; the table's median, at least MIN_DETAIL). A counter of the table's brightness
+#: and hue (a dark match counter on dark streaky wood) stands out in neither, but its print
+#: does (tuning figures at DETAIL_DETECT). An unnamed place with DETAIL_THING times the
+#: table's detail is a thing (a doubt) in either look.
+USE_DETAIL = True
+DETAIL_BLUR = 1.0
+DETAIL_DETECT = 4.0
+MIN_DETAIL = 0.5
+DETAIL_THING = 5.0
+NEIGHBOUR = 0.6
 
 
 @dataclass
@@ -226,7 +239,10 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
     tint = _tint(view, table)
     tint_grain = max(float(np.median(tint)), MIN_TINT)
     tints = cv2.filter2D(tint, -1, kernel, borderType=cv2.BORDER_REFLECT) / tint_grain
-    centres = _places(stands, tints)
+    detail = _detail(view)
+    detail_grain = max(float(np.median(detail)), MIN_DETAIL)
+    details = cv2.filter2D(detail, -1, kernel, borderType=cv2.BORDER_REFLECT) / detail_grain
+    centres = _places(stands, tints, details)
     things: list[StoreThing] = []
     if not len(centres):
         return things
@@ -235,17 +251,18 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
                     ).sum(axis=2)
     look = _Look(glade, view.shape[:2], prepare(fine, gain),
                  cv2.GaussianBlur(view.astype(np.float32), (0, 0), SMOOTH), cgrad,
-                 float(np.median(cgrad)) + 2.0, scale, box)
+                 float(np.median(cgrad)) + 2.0, scale, box, detail / detail_grain)
     kept: list[tuple[float, float]] = []
     things += look.judge(centres, stands, tints, kept)
     if kept:  # the second look, beside the things found (a counter's rim and shadow too)
-        masked, tinted = diff.copy(), tint.copy()
+        masked, tinted, sharp = diff.copy(), tint.copy(), detail.copy()
         for x, y in kept:
-            cv2.circle(masked, (round(x), round(y)), round(0.7 * d), 0.0, -1)
-            cv2.circle(tinted, (round(x), round(y)), round(0.7 * d), 0.0, -1)
+            for m in (masked, tinted, sharp):
+                cv2.circle(m, (round(x), round(y)), round(0.7 * d), 0.0, -1)
         again = cv2.filter2D(masked, -1, kernel, borderType=cv2.BORDER_REFLECT) / grain
         tints = cv2.filter2D(tinted, -1, kernel, borderType=cv2.BORDER_REFLECT) / tint_grain
-        new = [c for c in _places(again, tints)  # pushed off the mask a little
+        details = cv2.filter2D(sharp, -1, kernel, borderType=cv2.BORDER_REFLECT) / detail_grain
+        new = [c for c in _places(again, tints, details)  # pushed off the mask a little
                if all(np.hypot(c[0] - u, c[1] - v) >= SAME * d for u, v in kept)]
         if new:
             things += look.judge(np.array(new), again, tints, kept, beside=True)
@@ -271,17 +288,30 @@ def _tint(view: np.ndarray, table: np.ndarray) -> np.ndarray:
     return np.sqrt(((a - along[..., None] * b) ** 2).sum(axis=2))
 
 
-def _places(stands: np.ndarray, tints: np.ndarray) -> np.ndarray:
+def _detail(view: np.ndarray) -> np.ndarray:
+    """Each pixel's fine detail: how far it is from the view blurred by DETAIL_BLUR (summed
+    over the colours). A counter's print and rim are sharp; a table's grain, glare and
+    shadows are smooth."""
+    v = view.astype(np.float32)
+    return np.abs(v - cv2.GaussianBlur(v, (0, 0), DETAIL_BLUR)).sum(axis=2)
+
+
+def _places(stands: np.ndarray, tints: np.ndarray, details: np.ndarray | None = None
+            ) -> np.ndarray:
     """Where counters may lie: discs standing out from the table (DETECT times its grain),
-    and discs of another hue (TINT_DETECT times the table's own), each counted once
-    (a place of the second cue within SAME_PLACE diameters of one of the first is it)."""
+    discs of another hue (TINT_DETECT times the table's own) and discs of sharp detail
+    (DETAIL_DETECT times the table's own), each counted once (a place of a later cue within
+    SAME_PLACE diameters of one taken already is it)."""
     d = WORK_COUNTER
-    first = _peaks(stands, DETECT, 0.8 * d)
-    if not USE_TINT:
-        return first
-    second = [c for c in _peaks(tints, TINT_DETECT, 0.8 * d)
-              if all(np.hypot(c[0] - u, c[1] - v) >= SAME_PLACE * d for u, v in first)]
-    return np.concatenate([first, np.array(second, np.float64).reshape(-1, 2)])
+    places = _peaks(stands, DETECT, 0.8 * d)
+    for use, cover, least in ((USE_TINT, tints, TINT_DETECT),
+                              (USE_DETAIL and details is not None, details, DETAIL_DETECT)):
+        if not use:
+            continue
+        more = [c for c in _peaks(cover, least, 0.8 * d)
+                if all(np.hypot(c[0] - u, c[1] - v) >= SAME_PLACE * d for u, v in places)]
+        places = np.concatenate([places, np.array(more, np.float64).reshape(-1, 2)])
+    return places
 
 
 @dataclass
@@ -298,7 +328,27 @@ class _Look:
     level: float                     # the table's gradient (median)
     scale: float
     box: tuple[float, float, float, float]
+    sharp: np.ndarray                # each pixel's fine detail over the table's (median)
     doubts: list[tuple[float, float]] = field(default_factory=list)  # unnamed things kept
+
+    def _detail(self, x: float, y: float, kept: list[tuple[float, float]]) -> float:
+        """The fine detail over a counter's disc at (x, y), over the table's own, leaving
+        out what lies within NEIGHBOUR diameters of a thing kept (a touching counter's rim
+        is sharp too)."""
+        d = WORK_COUNTER
+        r = d / 2 - 2
+        h, w = self.sharp.shape
+        x0, x1 = max(int(x - r), 0), min(int(x + r) + 2, w)
+        y0, y1 = max(int(y - r), 0), min(int(y + r) + 2, h)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        inside = (xx - x) ** 2 + (yy - y) ** 2 <= r * r
+        for u, v in kept:
+            inside &= (xx - u) ** 2 + (yy - v) ** 2 > (NEIGHBOUR * d) ** 2
+        if inside.sum() < 0.3 * np.pi * r * r:
+            return 0.0
+        return float(self.sharp[y0:y1, x0:x1][inside].mean())
 
     def _by_doubt(self, x: float, y: float) -> bool:
         """Whether a place of the second look lies beside an unnamed thing (a die or a
@@ -327,12 +377,13 @@ class _Look:
             if any(np.hypot(x - u, y - v) < apart for u, v in kept):
                 continue
             cx, cy = centres[int(i)]
-            thing, named = self._describe(f, float(stands[round(cy), round(cx)]),
-                                          float(tints[round(cy), round(cx)]))
+            at = (round(cy), round(cx))
+            thing, named = self._describe(f, float(stands[at]), float(tints[at]),
+                                          self._detail(x, y, kept))
             if named:
                 thing.reason = ""
             elif (thing.distances["shape"] <= SURE_SHAPE
-                  or ((_printed(thing) or _tinted(thing))
+                  or ((_printed(thing) or _tinted(thing) or _detailed(thing))
                       and not (beside and self._by_doubt(x, y)))
                   or (not beside and self._a_thing(thing))):
                 thing.name, thing.match = None, None
@@ -343,7 +394,8 @@ class _Look:
             out.append(thing)
         return out
 
-    def _describe(self, f: Any, level: float, tint: float) -> tuple[StoreThing, bool]:
+    def _describe(self, f: Any, level: float, tint: float, detail: float
+                  ) -> tuple[StoreThing, bool]:
         """The thing matched by ``f`` (a :class:`~glade_polar.PolarMatch`; ``level``: how
         far it stands out from the table) with its scores, and whether it is named: its
         best face fits within MAX_FIT and clearly better than the next (NAME_MARGIN, or
@@ -368,7 +420,7 @@ class _Look:
                        "second": glade.face_names[second],
                        "shape": round(float(f.shapes.min()), 3), "spread": round(spread, 1),
                        "stands": round(level, 2), "edge": round(edge, 2),
-                       "tint": round(tint, 2)})
+                       "tint": round(tint, 2), "detail": round(detail, 2)})
         named = ((d1 <= MAX_FIT and margin >= NAME_MARGIN)
                  or (d1 <= CLOSE_FIT and margin >= CLOSE_MARGIN))
         if USE_PAIR and not named and d1 <= MAX_FIT:
@@ -403,6 +455,13 @@ def _tinted(thing: StoreThing) -> bool:
     grain) as only a thing lying there does, in either look: a counter of the table's
     brightness on a streaky table shows little outline or print, and may fit no face."""
     return USE_TINT and thing.distances["tint"] >= TINT_THING
+
+
+def _detailed(thing: StoreThing) -> bool:
+    """Whether an unnamed place has the sharp detail (DETAIL_THING times the table's own)
+    of a counter's print and rim, in either look: a counter of the table's brightness and
+    hue may stand out in nothing else."""
+    return USE_DETAIL and thing.distances.get("detail", 0.0) >= DETAIL_THING
 
 
 def _disc_kernel(d: int) -> np.ndarray:
