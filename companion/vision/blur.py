@@ -16,6 +16,7 @@ direction in which the photo's gradients are weakened most against the enrolled 
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -106,7 +107,12 @@ def _high_pass(gray: np.ndarray) -> np.ndarray:
     return gray - cv2.GaussianBlur(gray, (0, 0), HIGH_PASS)
 
 
-def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray
+def _gradients(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return cv2.Sobel(img, cv2.CV_32F, 1, 0), cv2.Sobel(img, cv2.CV_32F, 0, 1)
+
+
+def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray,
+                      ref_gradients: tuple[np.ndarray, np.ndarray] | None = None
                       ) -> tuple[float, float]:
     """The direction (degrees, 0-180) in which the photo's gradients are weakest against the
     reference's, over ``mask`` (a smear along a line weakens them along it), and how alike
@@ -114,14 +120,15 @@ def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray
     direction only). From the generalised eigenvectors of the two gradient tensors."""
     at = np.flatnonzero(mask)  # (np.take of these: boolean indexing's values, quicker)
 
-    def tensor(img: np.ndarray) -> np.ndarray:
-        gx = np.take(cv2.Sobel(img, cv2.CV_32F, 1, 0), at)
-        gy = np.take(cv2.Sobel(img, cv2.CV_32F, 0, 1), at)
+    def tensor(gradients: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        gx, gy = (np.take(g, at) for g in gradients)
         t = np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]], np.float64)
         return t / max(float(np.trace(t)), 1e-9)
 
     try:
-        vals, vecs = np.linalg.eig(np.linalg.solve(tensor(ref), tensor(photo)))
+        vals, vecs = np.linalg.eig(np.linalg.solve(
+            tensor(_gradients(ref) if ref_gradients is None else ref_gradients),
+            tensor(_gradients(photo))))
     except np.linalg.LinAlgError:  # a reference with no structure: no direction
         return 0.0, 1.0
     vals = np.real(vals)
@@ -131,24 +138,64 @@ def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray
     return math.degrees(math.atan2(u[1], u[0])) % 180, alike
 
 
+class _Reference:
+    """What :func:`measure_blur` makes of an enrolled image alone: its grey, high-passed,
+    and blurred by each focus blur of SIGMAS (made when first asked for). The same board
+    is scanned photo after photo, so these are kept (:func:`_reference`), not made anew."""
+
+    def __init__(self, ref: np.ndarray) -> None:
+        self.ref = ref  # a copy of the image: what a later one must equal to use these
+        self.gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        self.fine = _high_pass(self.gray)  # blurring and high-passing commute: once
+        self.focus: dict[float, np.ndarray] = {}
+        self.gradients = _gradients(self.gray)
+
+    def blurred(self, blur: Blur) -> np.ndarray:
+        """``blur.apply(self.fine)``, kept for the focus blurs of SIGMAS."""
+        if blur.length or blur.sigma not in SIGMAS:
+            return blur.apply(self.fine)
+        if blur.sigma not in self.focus:
+            self.focus[blur.sigma] = blur.apply(self.fine)
+        return self.focus[blur.sigma]
+
+
+#: The enrolled images measured against last, least recently used dropped (about 5 MB
+#: each for the SAMPLE 7x7 board): each board's window is the same scan after scan.
+_KEPT: dict[tuple, _Reference] = {}
+KEPT_REFERENCES = 2
+
+
+def _reference(ref: np.ndarray) -> _Reference:
+    """The kept :class:`_Reference` of an image equal to ``ref`` (pixel for pixel), or a
+    new one."""
+    ref = np.ascontiguousarray(ref)
+    key = (ref.shape, ref.dtype.str, zlib.crc32(ref))
+    found = _KEPT.pop(key, None)
+    if found is None or not np.array_equal(found.ref, ref):
+        found = _Reference(ref.copy())
+    _KEPT[key] = found  # now the most recently used
+    while len(_KEPT) > KEPT_REFERENCES:
+        _KEPT.pop(next(iter(_KEPT)))
+    return found
+
+
 def measure_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> MeasuredBlur:
     """How much blurrier ``view`` (a photo's BGR view) is than ``ref`` (the enrolled image of
     the same place, BGR, aligned with it), judged on the pixels where ``mask`` is true."""
     photo = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    known = _reference(ref)
     where = np.flatnonzero(mask)
     a = np.take(_high_pass(photo), where)
     a = (a - a.mean()) / (a.std() + 1e-6)
-    fine = _high_pass(gray)  # blurring and high-passing commute: high-passed once
 
     def score(blur: Blur) -> float:  # correlation with the photo's fine structure
-        b = np.take(blur.apply(fine), where)
+        b = np.take(known.blurred(blur), where)
         return float(a @ (b - b.mean()) / len(b) / (b.std() + 1e-6))
 
     focus_scores = [score(Blur(sigma=s)) for s in SIGMAS]
     best = int(np.argmax(focus_scores))
     focus, top = SIGMAS[best], focus_scores[best]
-    angle, alike = weakest_direction(photo, gray, mask.astype(bool))
+    angle, alike = weakest_direction(photo, known.gray, mask.astype(bool), known.gradients)
     if alike > ISOTROPIC:
         return MeasuredBlur(focus, Blur(sigma=focus))
     smears = [Blur(s0, length, angle) for s0 in SMEAR_FOCUS for length in LENGTHS]

@@ -98,3 +98,26 @@ def test_focus_blur_weakens_every_direction_alike_and_a_smear_one():
     angle, alike = weakest_direction(smeared.astype(np.float32), gray, mask)
     assert alike < ISOTROPIC - 0.1
     assert min(abs(angle - 45.0), 180 - abs(angle - 45.0)) <= 10
+
+
+def test_the_kept_reference_gives_the_same_blur_and_follows_its_pixels():
+    # measure_blur keeps what it makes of the enrolled image (_reference): a second photo
+    # measured against an equal image gives what a fresh measure gives, and an image with
+    # other pixels (a view of other memory, or the same memory changed) is not mistaken
+    # for it
+    from companion.vision import blur as blur_module
+
+    ref = _printed(3)
+    g = cv2.getGaussianKernel(11, 1.0)
+    photo = _spoilt(ref, g @ g.T)
+    blur_module._KEPT.clear()
+    fresh = measure_blur(photo, ref, _strip())
+    again = measure_blur(photo, ref.copy(), _strip())
+    assert again == fresh and len(blur_module._KEPT) == 1
+    other = _printed(4)
+    assert measure_blur(photo, other, _strip()) != fresh or len(blur_module._KEPT) == 2
+    ref[:20] = 0  # the same memory, other pixels
+    blur_module._KEPT.clear()
+    changed = measure_blur(photo, ref, _strip())
+    kept = measure_blur(photo, ref, _strip())
+    assert kept == changed

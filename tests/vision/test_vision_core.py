@@ -52,6 +52,24 @@ def test_board_finder_recovers_homography():
     assert view.shape[:2] == (250, 300) and fine.shape[:2] == (500, 600)
 
 
+def test_a_peeked_share_then_the_rest_match_as_one_whole_match():
+    # BoardFinder.peek matches every PEEK-th board feature first; locate then matches the
+    # rest only: the same pairs in the same order as one match of every feature, and the
+    # board whose share matches more is the one in the photo
+    boards = [textured(1), textured(5)]
+    finders = [BoardFinder.learn(b, (100, 100, 500, 400)) for b in boards]
+    truth = scene_to_photo((600, 500), Camera(0.7, 15.0, 8.0, -5.0))
+    photo = table(np.random.default_rng(2))
+    place(photo, boards[0], truth)
+    features = PhotoFeatures(photo)
+    whole = [f._match(features.descriptors, 0.8) for f in finders]
+    peeked = [f.peek(features) for f in finders]
+    assert peeked[0] > 3 * peeked[1]
+    assert [f._photo_match(features) for f in finders] == whole
+    located = finders[0].locate(features, refine=False)
+    assert located is not None and located.matches == len(whole[0])
+
+
 def test_no_board_in_plain_table():
     finder = BoardFinder.learn(textured(1), (100, 100, 500, 400))
     assert finder.locate(PhotoFeatures(table(np.random.default_rng(3)))) is None
