@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -29,12 +28,11 @@ def edit(folder: Path, change) -> None:
     (folder / "pack.yaml").write_text(yaml.safe_dump(data))
 
 
-def test_enrol_is_quick(tmp_path):
-    """Without the look-alike pairs (learnt in test_recognition_scan's and
-    test_recognition_families' enrolments), enrolling is a matter of seconds."""
-    start = time.perf_counter()
+def test_enrol_without_the_look_alike_pairs_reports_every_face(tmp_path):
+    """The look-alike pairs are learnt in test_recognition_scan's and
+    test_recognition_families' enrolments; enrolment's time is a benchmark's figure
+    (benchmarks/the_glade_families.py), not a test's."""
     report = enrol(SAMPLE_PACK, out=tmp_path / "model", lookalikes=False)
-    assert time.perf_counter() - start < 20
     assert report.data["tiles"] == 64
     assert report.data["tile_faces"] == 128
     assert "128 tile faces" in report.text
