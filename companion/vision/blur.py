@@ -107,28 +107,25 @@ def _high_pass(gray: np.ndarray) -> np.ndarray:
     return gray - cv2.GaussianBlur(gray, (0, 0), HIGH_PASS)
 
 
-def _gradients(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return cv2.Sobel(img, cv2.CV_32F, 1, 0), cv2.Sobel(img, cv2.CV_32F, 0, 1)
+def _tensor(img: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The gradient tensor of ``img`` over its pixels ``at`` (flat indices), normalised."""
+    gx = np.take(cv2.Sobel(img, cv2.CV_32F, 1, 0), at)
+    gy = np.take(cv2.Sobel(img, cv2.CV_32F, 0, 1), at)
+    t = np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]], np.float64)
+    return t / max(float(np.trace(t)), 1e-9)
 
 
 def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray,
-                      ref_gradients: tuple[np.ndarray, np.ndarray] | None = None
-                      ) -> tuple[float, float]:
+                      ref_tensor: np.ndarray | None = None) -> tuple[float, float]:
     """The direction (degrees, 0-180) in which the photo's gradients are weakest against the
     reference's, over ``mask`` (a smear along a line weakens them along it), and how alike
     the weakening is in every direction (1: alike, as focus blur does; towards 0: one
-    direction only). From the generalised eigenvectors of the two gradient tensors."""
+    direction only). From the generalised eigenvectors of the two gradient tensors
+    (``ref_tensor``: the reference's over ``mask``, when already worked out)."""
     at = np.flatnonzero(mask)  # (np.take of these: boolean indexing's values, quicker)
-
-    def tensor(gradients: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        gx, gy = (np.take(g, at) for g in gradients)
-        t = np.array([[gx @ gx, gx @ gy], [gx @ gy, gy @ gy]], np.float64)
-        return t / max(float(np.trace(t)), 1e-9)
-
     try:
         vals, vecs = np.linalg.eig(np.linalg.solve(
-            tensor(_gradients(ref) if ref_gradients is None else ref_gradients),
-            tensor(_gradients(photo))))
+            _tensor(ref, at) if ref_tensor is None else ref_tensor, _tensor(photo, at)))
     except np.linalg.LinAlgError:  # a reference with no structure: no direction
         return 0.0, 1.0
     vals = np.real(vals)
@@ -140,26 +137,42 @@ def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray,
 
 class _Reference:
     """What :func:`measure_blur` makes of an enrolled image alone: its grey, high-passed,
-    and blurred by each focus blur of SIGMAS (made when first asked for). The same board
-    is scanned photo after photo, so these are kept (:func:`_reference`), not made anew."""
+    and over the pixels measured on (the last ``where`` met), each focus blur's values there
+    (centred, and their spread) and the gradient tensor. The same board is scanned photo
+    after photo, so these are kept (:func:`_reference`), not made anew."""
 
     def __init__(self, ref: np.ndarray) -> None:
         self.ref = ref  # a copy of the image: what a later one must equal to use these
         self.gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
         self.fine = _high_pass(self.gray)  # blurring and high-passing commute: once
-        self.focus: dict[float, np.ndarray] = {}
-        self.gradients = _gradients(self.gray)
+        self.where = np.zeros(0, np.intp)
+        self.focus: dict[float, tuple[np.ndarray, np.floating]] = {}
+        self.tensor: np.ndarray | None = None
 
-    def blurred(self, blur: Blur) -> np.ndarray:
-        """``blur.apply(self.fine)``, kept for the focus blurs of SIGMAS."""
-        if blur.length or blur.sigma not in SIGMAS:
-            return blur.apply(self.fine)
-        if blur.sigma not in self.focus:
-            self.focus[blur.sigma] = blur.apply(self.fine)
-        return self.focus[blur.sigma]
+    def over(self, where: np.ndarray) -> None:
+        """Measure over the pixels ``where`` (flat indices) from now on."""
+        if not np.array_equal(where, self.where):
+            self.where, self.focus, self.tensor = where.copy(), {}, None
+
+    def values(self, blur: Blur) -> tuple[np.ndarray, np.floating]:
+        """``blur.apply(self.fine)`` over the pixels measured: less their mean, and their
+        spread. Kept for the focus blurs of SIGMAS."""
+        kept = not blur.length and blur.sigma in SIGMAS
+        if kept and blur.sigma in self.focus:
+            return self.focus[blur.sigma]
+        b = np.take(blur.apply(self.fine), self.where)
+        found = (b - b.mean(), b.std())  # (numpy's float32 std: the same sums after)
+        if kept:
+            self.focus[blur.sigma] = found
+        return found
+
+    def gradient_tensor(self) -> np.ndarray:
+        if self.tensor is None:
+            self.tensor = _tensor(self.gray, self.where)
+        return self.tensor
 
 
-#: The enrolled images measured against last, least recently used dropped (about 5 MB
+#: The enrolled images measured against last, least recently used dropped (about 2.5 MB
 #: each for the SAMPLE 7x7 board): each board's window is the same scan after scan.
 _KEPT: dict[tuple, _Reference] = {}
 KEPT_REFERENCES = 2
@@ -185,17 +198,18 @@ def measure_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> Measure
     photo = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     known = _reference(ref)
     where = np.flatnonzero(mask)
+    known.over(where)
     a = np.take(_high_pass(photo), where)
     a = (a - a.mean()) / (a.std() + 1e-6)
 
     def score(blur: Blur) -> float:  # correlation with the photo's fine structure
-        b = np.take(known.blurred(blur), where)
-        return float(a @ (b - b.mean()) / len(b) / (b.std() + 1e-6))
+        centred, spread = known.values(blur)
+        return float(a @ centred / len(where) / (spread + 1e-6))
 
     focus_scores = [score(Blur(sigma=s)) for s in SIGMAS]
     best = int(np.argmax(focus_scores))
     focus, top = SIGMAS[best], focus_scores[best]
-    angle, alike = weakest_direction(photo, known.gray, mask.astype(bool), known.gradients)
+    angle, alike = weakest_direction(photo, known.gray, mask, known.gradient_tensor())
     if alike > ISOTROPIC:
         return MeasuredBlur(focus, Blur(sigma=focus))
     smears = [Blur(s0, length, angle) for s0 in SMEAR_FOCUS for length in LENGTHS]
