@@ -123,7 +123,11 @@ LOCAL_AGREE = "both"
 #: mostly in ways the difference does not see. A look is then as clear as AGREED_CLEARNESS
 #: at SPREAD_Z spreads (STRONG_CLEARNESS at twice that), and its noise may reach
 #: SPREAD_NOISE. SPREAD_EITHER: sure by either measure (else by the spread alone, where it
-#: could be measured).
+#: could be measured). Off, not adopted: on tuning analysis photos the looks 3 spreads clear
+#: were all right (normal 251 of 314 close calls, by the noise 207 with 1 wrong), but in the
+#: reader tuning families 1, 121, 198 and 287 went from 3 / 268 to 4 / 231 (wrong /
+#: uncertain, 24 normal photos): most doubts there are held by the poor-photo rule, third
+#: faces and the pairs' vetoes (see benchmarks/RESULTS.md, issue #20).
 NULL_SPREAD = False
 SPREAD_Z = 3.0
 SPREAD_NOISE = 4.0

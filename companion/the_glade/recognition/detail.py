@@ -281,6 +281,10 @@ LOCAL_MAX = 0.7
 #: two tiles' paper grain differs in faint blotches all over the tile, which put a small
 #: fruit's box round the whole tile (tuning family 198: half its fruit pairs 52-64 detail px
 #: across, not 16), so that it was neither refitted nor its spread measured. 0: every part.
+#: Off, not adopted: at 0.1, tuning families 1, 121, 198 and 287 (wrong / uncertain) normal
+#: 3 / 268 -> 2 / 244, hard 5 / 467 -> 4 / 467, but held out 1000-1004 and fresh 5010-5014
+#: read the same to the square (no grain there), for about 24 ms more CPU a scan on a grain
+#: family (see benchmarks/RESULTS.md, issue #20).
 WHERE_SHARE = 0.0
 
 
