@@ -11,7 +11,7 @@ import os
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family
+from glade_family import glade_family, one_counter_photo
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
@@ -124,19 +124,6 @@ def test_a_store_out_of_the_photo_gives_no_store_fields(family) -> None:
     assert reading.result(with_matches=True) == {}
 
 
-def _one_counter_photo(pack, glade, item: dict) -> tuple[np.ndarray, dict, np.ndarray, float]:
-    """A forest photo with ``item`` alone in the store (no glare, no clutter), its truth, and
-    where the counter lies in the photo: its centre and radius in photo pixels."""
-    forest = random_forest(np.random.default_rng(2), pack.boards[0].geometry, pack)
-    photo, truth = render_forest_photo(pack, glade, forest, [], [item], 21,
-                                       spoil=Degradations(glare=False, clutter=False))
-    hm = np.array(truth["homography"])
-    at = truth["store_at"][0]["at"]
-    c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
-    e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
-    return photo, truth, c, float(np.hypot(*(e - c)))
-
-
 @pytest.mark.parametrize("item", [{"kind": "creature", "icon": "hedgehog/oak", "value": 1},
                                   {"kind": "leaf", "icon": "oak", "value": 3}])
 def test_a_faint_counter_is_a_doubt_not_nothing(family, item: dict) -> None:
@@ -144,7 +131,7 @@ def test_a_faint_counter_is_a_doubt_not_nothing(family, item: dict) -> None:
     to 30% of its contrast) has no outline or print to speak of, but still fits one face
     better than the rest: named right, or counted as a doubt, never left out silently."""
     pack, glade, model = family
-    photo, truth, c, r = _one_counter_photo(pack, glade, item)
+    photo, truth, c, r = one_counter_photo(pack, glade, item)
     table = cv2.medianBlur(photo, 2 * int(2 * r) + 1).astype(np.float32)
     keep = np.ones(photo.shape[:2], np.float32)
     cv2.circle(keep, (int(c[0]), int(c[1])), int(r * 1.1), 0.3, -1)
@@ -164,7 +151,7 @@ def test_a_counter_as_bright_as_the_table_is_found_by_its_hue(family, item: dict
     it differs from the table in hue only: named right, or counted as a doubt, never left
     out silently (it was, before the store looked at hue)."""
     pack, glade, model = family
-    photo, truth, c, r = _one_counter_photo(pack, glade, item)
+    photo, truth, c, r = one_counter_photo(pack, glade, item)
     lab = cv2.cvtColor(photo, cv2.COLOR_BGR2LAB)
     table = cv2.cvtColor(cv2.medianBlur(photo, 2 * int(2 * r) + 1), cv2.COLOR_BGR2LAB)
     inside = np.zeros(photo.shape[:2], np.uint8)

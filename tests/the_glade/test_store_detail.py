@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family
+from glade_family import glade_family, one_counter_photo
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
@@ -31,14 +31,7 @@ def _dark_on_streaky_wood(pack, glade, item: dict, streaks: float
     """A forest photo with ``item`` alone in its store, the counter's mean colour made the
     table's (its drawing kept) and smooth streaks of ``streaks`` grey levels laid on the
     table round it; and its truth."""
-    forest = random_forest(np.random.default_rng(2), pack.boards[0].geometry, pack)
-    photo, truth = render_forest_photo(pack, glade, forest, [], [item], 21,
-                                       spoil=Degradations(glare=False, clutter=False))
-    hm = np.array(truth["homography"])
-    at = truth["store_at"][0]["at"]
-    c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
-    e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
-    r = float(np.hypot(*(e - c)))
+    photo, truth, c, r = one_counter_photo(pack, glade, item)
     image = photo.astype(np.float32)
     table = cv2.medianBlur(photo, 2 * int(2 * r) + 1).astype(np.float32)
     inside = np.zeros(photo.shape[:2], np.uint8)
