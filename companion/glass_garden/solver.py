@@ -121,7 +121,9 @@ BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, BEAM_SHARE, GROWERS) for w in BEAM
 #: `1b25cde` left unproven at 2.5 CPU s, 0/65 -> 7/65 proven, run at once at load 30-35), but
 #: the hunts delay the plain beam of width 8, whose 16s come at 1.9-2.5 s: all 200 deals at 2.5
 #: CPU s, run at once (load 14-30), 130/200 -> 128/200 with hunts 1, 2, 4 (mean 15.295 either
-#: way; at 0.5 s 34 -> 47 proven but mean 13.35 -> 13.11), and hunts 1, 2 fewer still.
+#: way; at 0.5 s 34 -> 47 proven but mean 13.35 -> 13.11), and hunts 1, 2 fewer still; hunts
+#: 1, 2 in place of the plain beams 1, 2: 115/200 -> 117/200 (noise: the old solver alone gave
+#: 130, 126 and 115 in three runs), mean at 0.5 s 13.05 -> 12.43.
 HUNT_WIDTHS: tuple[int, ...] = ()
 #: The score a hunting beam's leaves must beat (their sunlight searches cut below it): -1 for
 #: the best plan's score, as the plain beams.
