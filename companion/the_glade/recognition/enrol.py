@@ -192,8 +192,7 @@ def build_model(pack: Pack, source: str = "",
         lookalikes=(learn([f.image for f in pack.tiles], [f.season for f in pack.tiles],
                           tile_side(pack.tile_size) * FINE,
                           tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
-                          board=np.asarray(board_colour, np.float32),
-                          names=[f.tile for f in pack.tiles]) if lookalikes
+                          board=np.asarray(board_colour, np.float32)) if lookalikes
                     else LookAlikes.empty()))
     return model
 

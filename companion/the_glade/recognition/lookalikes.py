@@ -20,20 +20,6 @@ its fruit sits, how big it is, how it is drawn. So enrolment works it out from t
    pooled covariance of the two faces' views plus a share of its mean variance) learnt on
    half of the views; the other half gives each face's spread along it, from which a scan
    judges how sure it is (:func:`judge`).
-6. **Pooled by what differs** (:mod:`lookalike_groups`, off: POOLED): pairs that differ in
-   the same two icons, drawn alike at the same spot of the tile (an acorn or a blackberry
-   there), are one difference, learnt once on the views of every face of the group: on a
-   full pack 32 faces a side instead of one, in varied surroundings. Each pair keeps the
-   group's discriminant, its own two faces' means along it and its side's spread within a
-   face (pooled over the group's faces). On 8 analysis photos each of tuning families 1, 3
-   and 6 (seeds 20000+) pooling cut the pairs' wrong verdicts from 8 to 2 of 314, the
-   doubts from 22 to 8 and made 17 boards of 24 exactly right, not 12 (hard photos of
-   families 1 and 6: wrong verdicts 46 to 30 of 397, wrong squares 12 to 9), and enrolment
-   takes no longer (each face's views are rendered once). Held out it is not adopted: wrong
-   squares rose on families 1000-1004 (normal 5 to 7, hard 11 to 13) though doubts fell (240
-   to 195, 277 to 265); on the fresh families 2000-2004 7 / 21 / 109 of 130 exact became
-   6 / 18 / 115. With training views spoilt up to SPOIL_MAX (1.6) times as strongly too:
-   wrong 6, 9 and 5, doubts 236, 278 and 26 (see benchmarks/RESULTS.md, issue #20).
 
 Everything learnt is stored in the model (``LookAlikes.to_arrays``). Fisher's discriminant
 was chosen because it is learnt in closed form in milliseconds per pair with numpy alone,
@@ -88,19 +74,6 @@ TURN_DEG = 1.5
 #: squares (5 -> 6; hard photos 11 -> 17, family 1001 4 -> 10), and a pair settling a doubt
 #: alone at 5 spreads (tuned with no wrong verdict of 526) made them 8 and 28.
 TRAIN_SHIFTS: tuple[tuple[float, float], ...] = ((0.0, 0.0),)
-#: Learn pairs sharing one difference together (see :mod:`lookalike_groups`). Off: held out
-#: it named fewer tiles wrong on one set and more on the other (see the module's docstring).
-POOLED = False
-#: Each training view's spoilers are up to this many times as strong (drawn per view from
-#: 1): photos spoilt harder than the views (glare, blur, noise) should still lie among them.
-#: Photos spread along a pair's discriminant 1.2-1.5 times as far as the views (tuning
-#: families 1 and 6; hard photos 1.8-3.7 times). At 1.6, pooled, on hard analysis photos of
-#: families 1 and 6 no pair settled a doubt wrongly (8 before); held out, wrong squares fell
-#: (hard 13 to 9) but doubts rose (fresh families 18 to 26): off. Pooled, at 1.6 or 1.0,
-#: with a pair settling a close call only 12 or 14 spreads from the face it rejects
-#: (reader.PAIR_SURE, chosen on tuning photos): held out still 6 wrong squares on families
-#: 1000-1004 (5 before) and more doubts (265, 266 against 240): off.
-SPOIL_MAX = 1.0
 
 
 @dataclass
@@ -179,10 +152,9 @@ def where_they_differ(a: np.ndarray, b: np.ndarray, side: int) -> tuple[float, n
     return float(hit.mean()), box
 
 
-def _spoil(canvas: np.ndarray, rng: np.random.Generator, k: float = 1.0) -> np.ndarray:
+def _spoil(canvas: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A tile's canvas (float32) spoilt as the simulator spoils photos (light, cast, glare
-    veil, blur, noise, JPEG), at the fine view's scale, blur, noise and glare ``k`` times
-    as strong; uint8."""
+    veil, blur, noise, JPEG), at the fine view's scale; uint8."""
     c = canvas.shape[0]
     ramp = np.linspace(-0.5, 0.5, c, dtype=np.float32)
     gain = np.float32(rng.uniform(0.55, 1.1)) * (
@@ -190,13 +162,13 @@ def _spoil(canvas: np.ndarray, rng: np.random.Generator, k: float = 1.0) -> np.n
         + np.float32(rng.uniform(-0.3, 0.3)) * ramp[:, None])
     out = canvas * gain[..., None] * (1 + rng.uniform(-0.1, 0.1, 3)).astype(np.float32)
     if rng.random() < 0.35:  # a veil of glare, thicker to one side
-        veil = np.clip(np.float32(rng.uniform(0, 0.4) * k)
+        veil = np.clip(np.float32(rng.uniform(0, 0.4))
                        * (1 + np.float32(rng.uniform(-1, 1)) * ramp), 0, 0.6)[None, :, None]
         out = out * (1 - veil) + 255 * veil
     if rng.random() < 0.5:
-        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.7) * k))
+        out = cv2.GaussianBlur(out, (0, 0), float(rng.uniform(0.3, 1.7)))
     else:
-        n = int(int(rng.integers(1, 5)) * k) * 2 + 1
+        n = int(rng.integers(1, 5)) * 2 + 1
         kern = np.zeros((n, n), np.float32)
         a = rng.uniform(0, math.pi)
         h = n // 2
@@ -204,7 +176,7 @@ def _spoil(canvas: np.ndarray, rng: np.random.Generator, k: float = 1.0) -> np.n
                  (int(h + math.cos(a) * h), int(h + math.sin(a) * h)), 1.0, 1)
         out = cv2.filter2D(out, -1, kern / kern.sum())
     noise = rng.standard_normal(out.shape, dtype=np.float32)
-    out = out + noise * np.float32(rng.uniform(2, 7) * k / math.sqrt(128)) * cv2.sqrt(
+    out = out + noise * np.float32(rng.uniform(2, 7) / math.sqrt(128)) * cv2.sqrt(
         np.maximum(out, 1))
     out8 = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.8:
@@ -245,9 +217,7 @@ def canvases(face: np.ndarray, tile_px: float, count: int, rng: np.random.Genera
         canvas = canvas * (1 - rim) + 95.0 * rim
         tile = cv2.warpAffine(face.astype(np.float32), m, (cr, cr), flags=cv2.INTER_LINEAR)
         canvas = canvas * (1 - mask[..., None]) + tile * mask[..., None]
-        spoilt = _spoil(canvas, rng,
-                        float(rng.uniform(1.0, SPOIL_MAX)) if SPOIL_MAX > 1 else 1.0)
-        out.append(cv2.resize(spoilt, (c, c), interpolation=cv2.INTER_LINEAR))
+        out.append(cv2.resize(_spoil(canvas, rng), (c, c), interpolation=cv2.INTER_LINEAR))
     return out
 
 
@@ -355,86 +325,16 @@ def _pack(rows: list[tuple[int, int]], boxes: list[np.ndarray], sides: list[int]
                       np.concatenate(weights).astype(np.float32))
 
 
-def _learn_pooled(faces: list[np.ndarray], names: list[str],
-                  candidates: list[tuple[float, int, int, np.ndarray]], tile_px: float,
-                  tside: float, rng: np.random.Generator, board: np.ndarray,
-                  progress: Callable[[str], None] | None) -> LookAlikes:
-    """One discriminant per group of pairs sharing one difference (:mod:`lookalike_groups`),
-    learnt on the views of every face of the group; each pair keeps it, with its own two
-    faces' means along it and its side's spread within a face (pooled over the group's
-    faces), measured on the views kept apart."""
-    from companion.the_glade.recognition.lookalike_groups import group_pairs
-
-    groups = group_pairs(faces, names, candidates)
-    half = VIEWS // 2
-    # each group's options (patch side, px box) and which groups each face is in
-    options = []
-    member: dict[int, list[int]] = {}
-    for g_no, g in enumerate(groups):
-        options.append(_options(_inset(g.box), tside))
-        for face in g.sides[0] + g.sides[1]:
-            member.setdefault(face, []).append(g_no)
-    # each face's views rendered once, cut once per patch side, kept as features per option
-    feats: dict[tuple[int, int, int], np.ndarray] = {}
-    start = time.perf_counter()
-    for n, face in enumerate(sorted(member)):
-        views = canvases(faces[face], tile_px, VIEWS, rng, board)
-        cuts: dict[int, list[np.ndarray]] = {}
-        for g_no in member[face]:
-            for o, (side, px) in enumerate(options[g_no]):
-                if side not in cuts:
-                    cuts[side] = cut_views(views, tside, side)
-                feats[(g_no, o, face)] = np.stack([features(p, px) for p in cuts[side]]
-                                                  ).astype(np.float16)
-        if progress is not None and (n + 1) % 25 == 0:
-            progress(f"  look-alike training views: {n + 1} of {len(member)} faces "
-                     f"({time.perf_counter() - start:.0f} s)")
-    rows, boxes, sides, stats, weights = [], [], [], [], []
-    for g_no, g in enumerate(groups):
-        best = None
-        for o, (side, px) in enumerate(options[g_no]):
-            xs = [[feats[(g_no, o, f)].astype(np.float32) for f in g.sides[s]] for s in (0, 1)]
-            w = _fisher(np.concatenate([x[:half] for x in xs[0]]),
-                        np.concatenate([x[:half] for x in xs[1]]))
-            tests = [[x[half:] @ w for x in xs[s]] for s in (0, 1)]
-            means = [np.concatenate(t).mean() for t in tests]
-            within = [math.sqrt(float(np.mean([t.var() for t in tests[s]]))) + 1e-6
-                      for s in (0, 1)]
-            every = [np.concatenate(t) for t in tests]
-            sep = abs(means[0] - means[1]) / math.sqrt((every[0].var() + every[1].var()) / 2
-                                                        + 1e-12)
-            if best is None or sep > best[0]:
-                best = (sep, side, px, w, tests, within)
-        if best is None:
-            continue
-        _sep, side, px, w, tests, within = best
-        for i, j in g.pairs:
-            ta = tests[0][g.sides[0].index(i)]
-            tb = tests[1][g.sides[1].index(j)]
-            rows.append((i, j))
-            boxes.append(px)
-            sides.append(side)
-            stats.append(np.array([ta.mean(), within[0], tb.mean(), within[1]], np.float32))
-            weights.append(w)
-    if progress is not None:
-        progress(f"  look-alike pairs: {len(rows)} in {len(groups)} groups learnt "
-                 f"({time.perf_counter() - start:.0f} s)")
-    return _pack(rows, boxes, sides, stats, weights)
-
-
 def learn(faces: list[np.ndarray], seasons: list[str], tile_px: float, tside: float,
           progress: Callable[[str], None] | None = None, seed: int = 0,
-          board: np.ndarray | None = None, names: list[str] | None = None) -> LookAlikes:
+          board: np.ndarray | None = None) -> LookAlikes:
     """Learn every look-alike pair among ``faces`` (turn 0, BGR; ``seasons`` one each):
     ``tile_px`` is a tile's side in fine-view px, ``tside`` the side the scanner cuts,
-    ``board`` the board's mean colour (BGR) round the tiles. With the faces' tile
-    ``names`` (and POOLED), pairs sharing one difference are learnt together
-    (:func:`_learn_pooled`); else each pair on its own two faces' views."""
+    ``board`` the board's mean colour (BGR) round the tiles. Each pair is learnt on its own
+    two faces' views."""
     board = np.array([90.0, 140.0, 110.0], np.float32) if board is None else board
     rng = np.random.default_rng(seed)
     candidates = _candidates(faces, seasons)
-    if names is not None and POOLED:
-        return _learn_pooled(faces, names, candidates, tile_px, tside, rng, board, progress)
     rows, boxes, sides, stats, weights = [], [], [], [], []
     start = time.perf_counter()
     kept: dict[int, list[np.ndarray]] = {}
