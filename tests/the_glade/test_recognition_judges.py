@@ -133,7 +133,6 @@ def test_a_refitted_look_only_confirms_the_look_as_placed_and_the_first_look(mon
     from companion.the_glade.recognition import close_calls
     from companion.the_glade.recognition.close_calls import confirmed
 
-    monkeypatch.setattr(close_calls, "LOCAL_AGREE", "both")
     monkeypatch.setattr(close_calls, "LOCAL_TORN", False)
     plain_a = Look(("A", 0, "B"), 0.1, 0.5)
     refit_a = Look(("A", 0, "B"), 0.9, 0.1, plain=plain_a)

@@ -22,7 +22,6 @@ from companion.the_glade.recognition.detail import (
     differ,
     differ_all,
     place,
-    spread,
 )
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
@@ -101,8 +100,8 @@ MAX_NOISE = 1.0          # no closer look is sure with more misfit than this
 #: Weigh a close call's faces refitted round where they differ (detail.differ_all), not as
 #: placed for the whole tile (detail.differ), with the refitted look only confirming
 #: (LOCAL_CONFIRM, :func:`confirmed`): it counts where it names the face that the look with the
-#: faces as placed and the first look both name (LOCAL_AGREE "both"; "either", "plain" and
-#: "first" are the looser variants); elsewhere the look as placed stands, and where the two
+#: faces as placed and the first look both name (looser variants, either of the two or one
+#: alone, were measured and dropped); elsewhere the look as placed stands, and where the two
 #: closer looks name different faces the square is a doubt (LOCAL_TORN, Look.torn). With
 #: reader.PAIR_WITH_LOOK. Held out and fresh (wrong / uncertain squares, same seeds and models
 #: as 608afe6's): families 1000-1004 normal 3 / 215 -> 3 / 203, hard 5 / 243 -> 4 / 245;
@@ -115,23 +114,6 @@ MAX_NOISE = 1.0          # no closer look is sure with more misfit than this
 LOCAL_FIT = True
 LOCAL_CONFIRM = True
 LOCAL_TORN = True
-LOCAL_AGREE = "both"
-#: Judge a closer look by its margin over the spread the photo's own misfit gives that margin
-#: (detail.spread: the residual's projection on the two faces' difference, measured at the
-#: patch's other offsets), not over the square root of that misfit's whole energy (noise): on
-#: a tiny icon the best face misfits the photo several times more than the two faces differ,
-#: mostly in ways the difference does not see. A look is then as clear as AGREED_CLEARNESS
-#: at SPREAD_Z spreads (STRONG_CLEARNESS at twice that), and its noise may reach
-#: SPREAD_NOISE. SPREAD_EITHER: sure by either measure (else by the spread alone, where it
-#: could be measured). Off, not adopted: on tuning analysis photos the looks 3 spreads clear
-#: were all right (normal 251 of 314 close calls, by the noise 207 with 1 wrong), but in the
-#: reader tuning families 1, 121, 198 and 287 went from 3 / 268 to 4 / 231 (wrong /
-#: uncertain, 24 normal photos): most doubts there are held by the poor-photo rule, third
-#: faces and the pairs' vetoes (see benchmarks/RESULTS.md, issue #20).
-NULL_SPREAD = False
-SPREAD_Z = 3.0
-SPREAD_NOISE = 4.0
-SPREAD_EITHER = False
 
 
 @dataclass(frozen=True)
@@ -146,38 +128,19 @@ class Look:
     plain: Look | None = None
     #: the refitted look and the look as placed named different faces (LOCAL_TORN): a doubt
     torn: bool = False
-    #: the margin's spread under the photo's own misfit (detail.spread; None: unmeasured)
-    spread: float | None = None
 
     @property
     def clearness(self) -> float:
         """The margin over the square root of the best face's own misfit where the two
-        faces differ (see AGREED_CLEARNESS); with NULL_SPREAD, over its measured spread
-        (AGREED_CLEARNESS at SPREAD_Z spreads)."""
-        if self._by_spread():
-            assert self.spread is not None
-            return AGREED_CLEARNESS * self.margin / (SPREAD_Z * max(self.spread, 1e-6))
-        return self._by_noise()
-
-    def _by_noise(self) -> float:
+        faces differ (see AGREED_CLEARNESS)."""
         return self.margin / float(np.sqrt(max(self.noise, 1e-6)))
-
-    def _by_spread(self) -> bool:
-        return NULL_SPREAD and self.spread is not None
 
     def sure(self, clearness: float, margin: float) -> bool:
         """Clear enough: at least ``clearness``, raised where clipped pixels hide part of
         what tells the two faces apart, a margin of at least ``margin``, and the best face
-        fitting the photo there (noise at most MAX_NOISE; SPREAD_NOISE judged by the
-        spread, see NULL_SPREAD)."""
-        need = clearness * (1 + 2 * self.clipped)
-        by_noise = (self._by_noise() >= need and self.margin >= margin
-                    and self.noise <= MAX_NOISE)
-        if not self._by_spread():
-            return by_noise
-        by_spread = (self.clearness >= need and self.margin >= margin
-                     and self.noise <= SPREAD_NOISE)
-        return by_spread or (SPREAD_EITHER and by_noise)
+        fitting the photo there (noise at most MAX_NOISE)."""
+        return (self.clearness >= clearness * (1 + 2 * self.clipped)
+                and self.margin >= margin and self.noise <= MAX_NOISE)
 
 
 def _detail_face(model: Model, cache: Cache, j: int,
@@ -237,14 +200,12 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
 def confirmed(look: Look | None, first: str) -> Look | None:
     """The look to judge by when the refitted look only confirms (LOCAL_CONFIRM): the refitted
     one where it names the face that the look with the faces as placed and the first look
-    (``first``) name (LOCAL_AGREE: both, or one of them); else the look as placed, torn
-    when the two closer looks name different faces (LOCAL_TORN)."""
+    (``first``) both name; else the look as placed, torn when the two closer looks name
+    different faces (LOCAL_TORN)."""
     if look is None or look.plain is None:
         return look
     plain = look.plain
-    with_plain, with_first = look.names[0] == plain.names[0], look.names[0] == first
-    if {"both": with_plain and with_first, "either": with_plain or with_first,
-            "plain": with_plain, "first": with_first}[LOCAL_AGREE]:
+    if look.names[0] == plain.names[0] == first:
         return replace(look, plain=None)
     return replace(plain, torn=LOCAL_TORN and look.names[0] != plain.names[0])
 
@@ -283,5 +244,4 @@ def _best(found: list[Candidate], pairs: dict[tuple[int, int], Differ | None],
     verdict, rival = min(((judge(best, k), k) for k in range(len(found)) if k != best),
                          key=lambda pair: pair[0].margin)
     return Look((found[best].name, found[best].template, found[rival].name), verdict.margin,
-                verdict.noise, verdict.clipped, at,
-                spread=spread(found[best], found[rival]) if NULL_SPREAD else None)
+                verdict.noise, verdict.clipped, at)

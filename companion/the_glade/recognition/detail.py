@@ -276,29 +276,12 @@ LOCAL_AT = 0.05
 LOCAL_MAX = 0.7
 
 
-#: The box where two faces differ holds only the parts of that difference (connected
-#: pixels at least LOCAL_AT of its peak) holding at least WHERE_SHARE of its weight there:
-#: two tiles' paper grain differs in faint blotches all over the tile, which put a small
-#: fruit's box round the whole tile (tuning family 198: half its fruit pairs 52-64 detail px
-#: across, not 16), so that it was neither refitted nor its spread measured. 0: every part.
-#: Off, not adopted: at 0.1, tuning families 1, 121, 198 and 287 (wrong / uncertain) normal
-#: 3 / 268 -> 2 / 244, hard 5 / 467 -> 4 / 467, but held out 1000-1004 and fresh 5010-5014
-#: read the same to the square (no grain there), for about 24 ms more CPU a scan on a grain
-#: family (see benchmarks/RESULTS.md, issue #20).
-WHERE_SHARE = 0.0
-
-
 def _where(weight: np.ndarray) -> tuple[int, int, int, int]:
     """The box (x0, y0, x1, y1) where a blurred difference ``weight`` is at least LOCAL_AT
-    of its peak (its main parts only: WHERE_SHARE)."""
+    of its peak (every part of it: keeping only the parts holding most of its weight, for
+    the faint blotches of two tiles' paper grain, was measured and dropped)."""
     _, top, _, _ = cv2.minMaxLoc(weight)
     mask = (weight > LOCAL_AT * top).astype(np.uint8)
-    if WHERE_SHARE > 0:
-        count, labels = cv2.connectedComponents(mask, connectivity=8)
-        if count > 2:
-            sums = np.bincount(labels.ravel(), weights=weight.ravel(), minlength=count)[1:]
-            keep = np.flatnonzero(sums >= WHERE_SHARE * sums.sum()) + 1
-            mask = np.isin(labels, keep).astype(np.uint8)
     x, y, w, h = cv2.boundingRect(mask)
     return x, y, x + w, y + h
 
@@ -399,38 +382,6 @@ def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | Non
                          max(float((w * squared_difference(a, b)).sum() / total), 1e-9),
                          float((w * hot[rows, cols]).sum() / total) if np.ndim(hot) else 0.0)
     return out
-
-
-#: :func:`spread` measures the margin's null spread at offsets of the photo's patch where the
-#: shifted box of the two faces' difference does not overlap it, if at least SPREAD_COUNT.
-SPREAD_COUNT = 40
-
-
-def spread(first: Candidate, second: Candidate) -> float | None:
-    """How far the photo's own misfit moves the margin between two candidates (see
-    :class:`Verdict`: 1 for ``first``, 0 halfway), measured on the photo: the margin is
-    ``1 + 2 <w (a - b), r> / G`` (``a``, ``b`` the faces as seen, ``r`` the photo less
-    ``a``, ``w`` the weight of where they differ, ``G`` their weighted difference), so the
-    residual moves it only by its projection on the faces' difference, not by its whole
-    energy (the look's noise, a bound by Cauchy-Schwarz). The same projection of the
-    residual at every offset of the patch away from where the two differ (the rest of the
-    tile: its paper, its other icons' edges, JPEG and noise) shows how far it strays there;
-    the robust spread (1.4826 MAD) of those values is returned. None when the two faces
-    differ over too much of the patch for SPREAD_COUNT offsets to be clear of it."""
-    diff, weight = _weight(first, second)
-    total = float((weight * diff).sum())
-    if total <= 1e-9:
-        return None
-    x0, y0, x1, y1 = _where(weight)
-    kernel = (weight[y0:y1, x0:x1, None] * (first.face - second.face)[y0:y1, x0:x1])
-    residual = (first.patch - first.face).astype(np.float32)
-    cc = cv2.matchTemplate(residual, kernel.astype(np.float32), cv2.TM_CCORR)
-    v, u = np.mgrid[0:cc.shape[0], 0:cc.shape[1]]
-    far = (np.abs(u - x0) >= x1 - x0) | (np.abs(v - y0) >= y1 - y0)
-    if int(far.sum()) < SPREAD_COUNT:
-        return None
-    values = cc[far] * (2.0 / total)
-    return float(1.4826 * np.median(np.abs(values - np.median(values))))
 
 
 def weighed(first: Candidate, second: Candidate) -> Verdict:
