@@ -103,7 +103,8 @@ def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = Fal
     size = (board.image.shape[1], board.image.shape[0])
     rng = np.random.default_rng(family + 7)
     out = {"photos": 0, "exact": 0, "wrong_certain": 0, "doubted": 0, "things": 0,
-           "unnamed": {}, "missed": 0, "misnamed": 0, "extra": 0}
+           "unnamed": {}, "missed": 0, "misnamed": 0, "extra": 0, "doubt_on_counter": 0,
+           "doubt_on_nothing": 0}
     for k in range(start + photos):
         forest = random_forest(rng, board.geometry, pack)
         store, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
@@ -145,10 +146,13 @@ def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = Fal
 
 def _store_errors(reading, truth: dict, diameter: float, show: bool = False
                   ) -> dict[str, int]:
-    """Store things missed without a doubt, named wrong, and named where nothing lies (each
-    truth thing paired with the nearest thing read within a third of a counter). ``show``
-    (tuning families only): print each such thing and each doubt with its scores."""
-    out = {"missed": 0, "misnamed": 0, "extra": 0}
+    """Store things missed without a doubt, named wrong, and named where nothing lies, and
+    doubts on a counter and on nothing (each truth thing paired with the nearest thing read
+    within a third of a counter: figures only, so held-out families may be counted too).
+    ``show`` (tuning families only): print each such thing and each doubt with its
+    scores."""
+    out = {"missed": 0, "misnamed": 0, "extra": 0, "doubt_on_counter": 0,
+           "doubt_on_nothing": 0}
     used: set[int] = set()
     for t in truth["store_at"]:
         thing = t["thing"]
@@ -169,8 +173,10 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
             out["misnamed"] += 1
             if show:
                 print(f"  misnamed {want} as {got.name}: {got.distances}")
-        elif got.name is None and show:
-            print(f"  doubted {want} ({got.reason}): {got.distances}")
+        elif got.name is None:
+            out["doubt_on_counter"] += 1
+            if show:
+                print(f"  doubted {want} ({got.reason}): {got.distances}")
         elif show and "pair" in got.distances:
             print(f"  named between two {want}: {got.distances}")
     for i, r in enumerate(reading.things):
@@ -179,6 +185,8 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
                   f"{np.round(r.at, 1).tolist()}: {r.distances}")
     out["extra"] = sum(1 for i, r in enumerate(reading.things)
                        if i not in used and r.name is not None)
+    out["doubt_on_nothing"] = sum(1 for i, r in enumerate(reading.things)
+                                  if i not in used and r.name is None)
     return out
 
 
