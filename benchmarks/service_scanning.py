@@ -10,7 +10,8 @@ wall time says more about the load than the scan).
 Target (issue "The table service"): under 250 MB while scanning. Run:
 ``.venv/bin/python benchmarks/service_scanning.py`` (``--threads 1``: OpenCV on one thread,
 whose CPU time varies less with the machine's load than that of its threads summed;
-``--stages``: also each stage's CPU time a scan, the mean over the scans).
+``--stages``: also each stage's CPU time a scan, the mean over the scans; ``--scan-threads
+0``: the scan on one thread, none beside it).
 """
 
 from __future__ import annotations
@@ -39,32 +40,36 @@ def rss():
 
 STAGES = {}
 
-def timed(owner, name, label):
-    # owner.name wrapped: its CPU time (process_time) added up under label
+def timed(owner, name, label, clock=time.thread_time):
+    # owner.name wrapped: its CPU time added up under label: the calling thread's (a scan
+    # runs parts on a thread of its own, evidence.THREADS), or the process's (process_time:
+    # stages that hold every thread's work)
     f = getattr(owner, name, None)
     if f is None:
         return
     def wrapper(*args, **kwargs):
-        c0 = time.process_time()
+        c0 = clock()
         try:
             return f(*args, **kwargs)
         finally:
-            STAGES[label] = STAGES.get(label, 0.0) + time.process_time() - c0
+            STAGES[label] = STAGES.get(label, 0.0) + clock() - c0
     setattr(owner, name, wrapper)
 
+from companion.the_glade.recognition import evidence, reader
+if int(sys.argv[5]) >= 0:
+    evidence.THREADS = int(sys.argv[5])
 if sys.argv[4] == "1":
-    from companion.the_glade.recognition import evidence, reader
     from companion.vision import board
-    timed(reader, "locate", "find the board")
+    timed(reader, "locate", "find the board", time.process_time)
     timed(reader, "PhotoFeatures", "  ORB features of the photo")
     timed(board.BoardFinder, "_match", "  feature matching")
     timed(board.BoardFinder, "refine", "  dense alignment (ECC)")
-    timed(reader, "rectify", "rectify")
-    timed(reader, "gather", "evidence")
+    timed(reader, "rectify", "rectify", time.process_time)
+    timed(reader, "gather", "evidence (all threads)", time.process_time)
     for name in ("measure_blur", "board_light", "_structure", "pose_search", "_first_look",
-                 "_closer_look", "_counters", "_pair_verdicts"):
+                 "_rerank", "_closer_look", "_counters", "_pair_verdicts"):
         timed(evidence, name, "  " + name.strip("_"))
-    timed(reader, "_judge", "judge")
+    timed(reader, "_judge", "judge", time.process_time)
 
 model = load_model(Path(sys.argv[1]))
 camera = FileCamera(sys.argv[2])
@@ -92,7 +97,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="OpenCV's threads in the scanning process (0: its default)")
     parser.add_argument("--stages", action="store_true",
                         help="also each stage's CPU time a scan (mean; pose_search counts the "
-                             "tiles' and the counters' searches, the latter also in counters)")
+                             "tiles' and the counters' searches, the latter also in counters; "
+                             "the inner stages in their own thread's CPU time, so with "
+                             "--threads 1, where OpenCV keeps its work on that thread)")
+    parser.add_argument("--scan-threads", type=int, default=-1,
+                        help="threads a scan runs work on beside its own (evidence.THREADS; "
+                             "0: none; default: the module's)")
     args = parser.parse_args(argv)
     root = Path(__file__).resolve().parent.parent
     games = root / "config" / "games" / "the-glade"
@@ -103,12 +113,14 @@ def main(argv: list[str] | None = None) -> None:
                        stdout=subprocess.DEVNULL)
         lines = subprocess.run([sys.executable, "-c", CHILD, str(model),
                                 str(games / "photos"), str(args.threads),
-                                "1" if args.stages else "0"],
+                                "1" if args.stages else "0", str(args.scan_threads)],
                                check=True, capture_output=True, text=True).stdout.splitlines()
     out = lines[0].split()
     ready, peak, median, count = float(out[0]), float(out[1]), float(out[2]), int(out[3])
     cpu = float(out[4])
     threads = "all threads" if args.threads <= 0 else f"OpenCV on {args.threads} thread(s)"
+    if args.scan_threads >= 0:
+        threads += f", {args.scan_threads} scan thread(s) beside"
     print(f"service scanning: {ready:.0f} MB resident with the model loaded, peak {peak:.0f} MB "
           f"over {count} scans (median {median:.2f} s a scan, {cpu:.2f} s of CPU, {threads}; "
           f"load average {os.getloadavg()[0]:.1f})")

@@ -219,12 +219,20 @@ def hazy_distances(vecs: np.ndarray, templates: np.ndarray, max_haze: float = MA
     """
     if len(templates) == 0 or len(vecs) == 0:
         return np.zeros((len(vecs), len(templates)), np.float32)
-    n = vecs.shape[1]
     tt, st = template_sums(templates) if sums is None else sums
-    tt, st = tt[None, :], st[None, :]
     vt = np.einsum("ij,kj->ik", vecs, templates, optimize=False)
     vv = np.einsum("ij,ij->i", vecs, vecs)[:, None]
-    sv = vecs.sum(axis=1)[:, None]
+    return hazy_terms(vt, vv, vecs.sum(axis=1)[:, None], tt[None, :], st[None, :],
+                      vecs.shape[1], max_haze, penalty)
+
+
+def hazy_terms(vt: np.ndarray, vv: np.ndarray, sv: np.ndarray, tt: np.ndarray, st: np.ndarray,
+               n: int, max_haze: float = MAX_HAZE, penalty: float = HAZE_PENALTY) -> np.ndarray:
+    """:func:`hazy_distances` from its products, element by element (any shapes that
+    broadcast): ``vt`` each vector's dot with each template, ``vv`` and ``sv`` the vectors'
+    squared norms and sums, ``tt`` and ``st`` the templates' (:func:`template_sums`), ``n``
+    the vectors' length. Each distance depends on its own products only, so distances
+    worked out in any grouping are the same to the bit."""
     ww = vv - 2 * vt + tt                       # |v - t|^2
     wu = sv - vt - st + tt                      # (v - t).(1 - t)
     uu = np.maximum(n - 2 * st + tt, 1e-6)      # |1 - t|^2

@@ -66,16 +66,34 @@ def rerank(templates: Templates, cache: Cache, vecs: np.ndarray,
     (``vecs``, one per shift), and rank them again: a close call should not be lost to a
     pixel of misplacement. Every name's templates are compared in one go (each distance is
     worked out on its own, so the same values as one comparison per name)."""
-    idxs = [cache.by_name[cache.names.index(name)] for name in names]
-    every = templates.near(vecs, np.concatenate(idxs))
+    return rerank_all(templates, cache, vecs[None], [names])[0]
+
+
+def rerank_all(templates: Templates, cache: Cache, vecs: np.ndarray,
+               names: list[list[str]]) -> list[list[tuple[float, int, str]]]:
+    """:func:`rerank` of several close calls (``vecs``: (calls, shifts, length); ``names``:
+    each call's names), every name's templates compared with all the calls that ask for it
+    in one go (:meth:`Templates.near_names`: the same values as one call at a time)."""
+    if not names:
+        return []
+    if len({len(n) for n in names}) > 1:  # as many names each, else one call at a time
+        return [rerank_all(templates, cache, v[None], [n])[0]
+                for v, n in zip(vecs, names, strict=True)]
+    code = {n: k for k, n in enumerate(cache.names)}
+    asked = np.array([[code[name] for name in row] for row in names])
+    every, idx = templates.near_names(cache, vecs, asked)
     out = []
-    start = 0
-    for name, idx in zip(names, idxs, strict=True):
-        d = every[:, start:start + len(idx)]
-        start += len(idx)
-        k = int(np.argmin(d.min(axis=0)))
-        out.append((float(d[:, k].min()), int(idx[k]), name))
-    out.sort()
+    for d_all, row, codes, t in zip(every, names, asked, idx, strict=True):
+        ranked = []
+        start = 0
+        for name, k in zip(row, codes, strict=True):
+            size = len(cache.by_name[k])
+            d = d_all[:, start:start + size]
+            j = int(np.argmin(d.min(axis=0)))
+            ranked.append((float(d[:, j].min()), int(t[start + j]), name))
+            start += size
+        ranked.sort()
+        out.append(ranked)
     return out
 
 
@@ -217,21 +235,25 @@ def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = Non
     if not LOCAL_FIT:
         return _best(found, {}, at)
     plain: dict[tuple[int, int], Differ | None] = {}  # pairs differ_all weighed as placed
-    look = _best(found, differ_all(found, plain), at)
-    return replace(look, plain=_best(found, plain, at)) if LOCAL_CONFIRM else look
+    weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+    look = _best(found, differ_all(found, plain, weights), at)
+    return replace(look, plain=_best(found, plain, at, weights)) if LOCAL_CONFIRM else look
 
 
 def _best(found: list[Candidate], pairs: dict[tuple[int, int], Differ | None],
-          at: tuple[float, float, float] | None) -> Look:
+          at: tuple[float, float, float] | None,
+          weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None) -> Look:
     """The candidate that beats every other where the two differ, and its margin over the
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
-    real rival. Each pair is worked out once (``pairs``: those worked out already)."""
+    real rival. Each pair is worked out once (``pairs``: those worked out already;
+    ``weights``: pairs' :func:`detail._weight` worked out already)."""
 
     def judge(a: int, b: int) -> Verdict:
         key = (min(a, b), max(a, b))
         if key not in pairs:
-            pairs[key] = differ(found[key[0]], found[key[1]])
+            pairs[key] = differ(found[key[0]], found[key[1]],
+                                None if weights is None else weights.get(key))
         stats = pairs[key]
         if stats is not None and a > b:  # the pair was worked out the other way round
             stats = (stats[1], stats[0], stats[2], stats[3])

@@ -240,13 +240,15 @@ def _weight(first: Candidate, second: Candidate) -> tuple[np.ndarray, np.ndarray
     return diff, cv2.GaussianBlur(diff, (0, 0), WEIGHT_BLUR)
 
 
-def differ(first: Candidate, second: Candidate) -> Differ | None:
+def differ(first: Candidate, second: Candidate,
+           weighted: tuple[np.ndarray, np.ndarray] | None = None) -> Differ | None:
     """Where two candidates' faces differ, weighted by how much: each one's own misfit to
     the photo there, the faces' difference there, and the share of the photo's pixels there
     with a clipped colour (None: the same face twice, as two copies enrolled alike). Clipped
     pixels only matter where the faces differ: an over-exposed paper round two fruits says
-    nothing about either, a clipped fruit does."""
-    diff, weight = _weight(first, second)
+    nothing about either, a clipped fruit does. ``weighted``: the two's :func:`_weight`,
+    when already worked out."""
+    diff, weight = _weight(first, second) if weighted is None else weighted
     total = float(weight.sum())
     if total <= 1e-9:
         return None
@@ -340,7 +342,8 @@ def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.
     return mid + moved + coef[:, None, None, 3:6] + coef[:, None, None, 6:9] * mid
 
 
-def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | None] | None = None
+def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | None] | None = None,
+               weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
                ) -> dict[tuple[int, int], Differ | None]:
     """:func:`differ` of every two of ``found`` (by their indexes, the lower first; the
     candidates of :func:`compare_on`, on one patch), with both faces refitted to the photo
@@ -351,14 +354,15 @@ def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | Non
     its own window: one window for all (where any two differ) let a third face's icon
     elsewhere on the tile into every pair's refit (tuning close calls: 69 looks wrong of
     860, not 51). The pairs weighed as placed are also put in ``plain`` when given (they
-    are the look as placed's too: close_calls.LOCAL_CONFIRM)."""
+    are the look as placed's too: close_calls.LOCAL_CONFIRM), and the refitted pairs'
+    :func:`_weight` in ``weights`` (for :func:`differ` of them as placed)."""
     out: dict[tuple[int, int], Differ | None] = {}
     patch = found[0].patch
     side = patch.shape[0]
     for i in range(len(found)):
         for j in range(i + 1, len(found)):
             first, second = found[i], found[j]
-            _, weight = _weight(first, second)
+            diff, weight = _weight(first, second)
             if float(weight.sum()) <= 1e-9:
                 out[i, j] = None
                 if plain is not None:
@@ -366,10 +370,12 @@ def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | Non
                 continue
             x0, y0, x1, y1 = _where(weight)
             if max(x1 - x0, y1 - y0) + 2 * LOCAL_PAD > LOCAL_MAX * side:
-                out[i, j] = differ(first, second)
+                out[i, j] = differ(first, second, (diff, weight))
                 if plain is not None:
                     plain[i, j] = out[i, j]
                 continue
+            if weights is not None:
+                weights[i, j] = (diff, weight)
             rows = slice(max(y0 - LOCAL_PAD, 1), min(y1 + LOCAL_PAD, side - 1))
             cols = slice(max(x0 - LOCAL_PAD, 1), min(x1 + LOCAL_PAD, side - 1))
             a, b = refit(np.stack([first.face, second.face]), patch, rows, cols)

@@ -10,8 +10,11 @@ square from this.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -25,7 +28,7 @@ from companion.the_glade.recognition.close_calls import (
     closer_looks,
     confirmed,
     misfit_z,
-    rerank,
+    rerank_all,
     shifted_patches,
     template_gap,
 )
@@ -81,6 +84,8 @@ from companion.vision.patches import (
     hazy_distances,
     hazy_pairs,
 )
+
+T = TypeVar("T")
 
 EMPTY_PATCH = 16
 PAD = 0.5            # squares of border kept round the grid in the rectified view
@@ -145,6 +150,9 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     centres = np.array([((PAD + sq.col + 0.5) * CELL_PX, (PAD + sq.row + 0.5) * CELL_PX)
                         for sq in squares])
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # tiles: where they lie and how askew, on a second thread while the blur, the light and
+    # the structure are measured (neither needs the other)
+    posed = _beside(pose_search, gray, model.tile_pose, centres, round(TILE_SEARCH * CELL_PX))
     # the fine view in float32 once, for its two smoothings (each conversion 7 MB, 2 ms)
     fine32 = fine.astype(np.float32)
     smooth = cv2.GaussianBlur(fine32, (0, 0), SMOOTH)
@@ -160,13 +168,14 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     structure = np.full(n, np.nan)
     if known:
         structure = _structure(model, cache, board, tset, gray, ref, measured.focus, centres)
-    # tiles: where they lie, how askew, and which face at which turn
-    outline, tile_at, which = pose_search(gray, model.tile_pose, centres,
-                                          round(TILE_SEARCH * CELL_PX))
+    # ... and which face at which turn
+    outline, tile_at, which = posed()
     tile_angle = np.array([ANGLES[k] for k in which])
     tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
-    looks = _closer_look(model, cache, tset, fine32, smooth, tiles, close, tile_at, tile_angle,
-                         tside, measured.blur, structure < BARE_STRUCTURE)
+    asks = _rerank(cache, tset, smooth, tiles, close, tile_at, tile_angle, tside,
+                   structure < BARE_STRUCTURE)
+    # the close calls looked at closer on a second thread while the counters are read
+    looked = _beside(_closer_look, model, cache, fine32, tiles, asks, tside, measured.blur)
     del fine32
     tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
     # counters: on inner squares that are neither clearly a tile nor clearly empty, and on
@@ -179,6 +188,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     # a green counter on the green board as bare on a check photo
     counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
                                      Blur(sigma=measured.focus), bare_looking, gain)
+    looks = looked()
     pairs = _pair_verdicts(model, cache, fine, looks, tside)
     bright = _brightness(view, ref, gain, centres)
     return [sq.name for sq in squares], Evidence(
@@ -362,14 +372,16 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
                             sums=tset.coarse_sums)
     by_name = np.minimum.reduceat(coarse[:, cache.order], cache.starts, axis=1)
     short = np.argsort(by_name, axis=1)[:, :SHORTLIST]
+    # every shortlisted name's faces, compared with all the squares that ask for it at once
+    near, _ = tset.near_names(cache, vecs[:, None, :], short)
     tiles: list[tuple[Fit, Fit]] = []
     close: list[tuple[int, list[str]]] = []
     for i in range(len(vecs)):
-        cand = [cache.by_name[k] for k in short[i]]
-        d = tset.near(vecs[i:i + 1], np.concatenate(cand))[0]
+        d = near[i, 0]
         per: list[Fit] = []
         start = 0
-        for k, c in zip(short[i], cand, strict=True):
+        for k in short[i]:
+            c = cache.by_name[k]
             block = d[start:start + len(c)]
             j = int(np.argmin(block))
             per.append((float(block[j]), int(c[j]), cache.names[k]))
@@ -383,30 +395,42 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
     return tiles, close
 
 
-def _closer_look(model: Model, cache: Cache, tset: Templates, fine32: np.ndarray,
-                 smooth: np.ndarray, tiles: list[tuple[Fit, Fit]],
-                 close: list[tuple[int, list[str]]], at: np.ndarray, angle: np.ndarray,
-                 tside: float, blur: Blur, bare: np.ndarray) -> dict[int, Look | None]:
-    """Close calls looked at again (see :mod:`close_calls`): each name's best small shift
-    first (``tiles`` is updated with the new best two), then at full detail, with the faces
-    blurred as the photo is, motion and all. Squares too ``bare`` of structure to hold a
-    tile (often half the board, every tile fitting them about as badly) are not looked at
-    closer: no tile is named there."""
+def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple[Fit, Fit]],
+            close: list[tuple[int, list[str]]], at: np.ndarray, angle: np.ndarray,
+            tside: float, bare: np.ndarray) -> list[Ask]:
+    """Close calls looked at again (see :mod:`close_calls`), first each name's best small
+    shift (``tiles`` is updated with the new best two); returns what :func:`_closer_look`
+    is to look at. Squares too ``bare`` of structure to hold a tile (often half the board,
+    every tile fitting them about as badly) are not looked at closer: no tile is named
+    there."""
     if not close:
-        return {}
+        return []
     # every shift of every close square described in one go
     patches = np.concatenate([shifted_patches(smooth, at[i] * FINE, -angle[i], tside)
                               for i, _ in close])
     vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
     asks = []
-    for (i, names), v in zip(close, vecs, strict=True):
-        per = rerank(tset, cache, v, names)
+    reranked = rerank_all(tset, cache, vecs, [names for _, names in close])
+    for (i, names), per in zip(close, reranked, strict=True):
         # the first look names among its own best few: the more names shifted, the likelier
         # one fits a shifted patch by chance
         own = [p for p in per if p[2] in names[:LOOKED_AT]]
         tiles[i] = (own[0], own[1])
         if not bare[i]:
             asks.append((i, (at[i] * FINE, -angle[i], per[:LOOKED_AT])))
+    return asks
+
+
+#: A close call to look at closer: its square, and where the tile lies (fine px), at what
+#: angle, with which ranked names.
+Ask = tuple[int, tuple[np.ndarray, float, list[Fit]]]
+
+
+def _closer_look(model: Model, cache: Cache, fine32: np.ndarray,
+                 tiles: list[tuple[Fit, Fit]], asks: list[Ask], tside: float,
+                 blur: Blur) -> dict[int, Look | None]:
+    """The close calls ``asks`` (from :func:`_rerank`) at full detail, with the faces
+    blurred as the photo is, motion and all (see :mod:`close_calls`)."""
     if not asks:
         return {}
     detail_view = cv2.GaussianBlur(fine32, (0, 0), DETAIL_SMOOTH)
@@ -415,6 +439,30 @@ def _closer_look(model: Model, cache: Cache, tset: Templates, fine32: np.ndarray
     # the refitted look only confirms the first look's name (close_calls.LOCAL_CONFIRM)
     return {i: confirmed(look, tiles[i][0][2])
             for (i, _), look in zip(asks, answers, strict=True)}
+
+
+#: Threads a scan may run work on beside its own (0: none, all on the caller's thread). Two
+#: parts of a scan need nothing of each other: where tiles lie (pose_search) and the blur,
+#: light and structure; the closer look at close calls and the counters. OpenCV and numpy
+#: let go of Python's lock in their own loops, so on a machine with a core to spare each
+#: pair takes about as long as the longer of the two. The work and its results are the
+#: same either way: each part reads what it is given and writes nothing shared.
+THREADS = 1
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def _beside(work: Callable[..., T], *args: Any) -> Callable[[], T]:
+    """Start ``work(*args)`` on a thread of the scan's own (THREADS), or do it now when
+    there is none; returns what gives its result (raising what it raised)."""
+    global _POOL
+    if THREADS <= 0:
+        result = work(*args)
+        return lambda: result
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="glade-scan")
+    return _POOL.submit(work, *args).result
 
 
 def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,

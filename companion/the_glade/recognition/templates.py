@@ -27,7 +27,7 @@ from companion.the_glade.recognition.structure import (
     tile_structure,
 )
 from companion.vision.blur import Blur
-from companion.vision.patches import hazy_distances, template_sums
+from companion.vision.patches import hazy_distances, hazy_terms, template_sums
 
 T = TypeVar("T")
 
@@ -141,6 +141,35 @@ class Templates:
     def near(self, vecs: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """Hazy distances of ``vecs`` to the templates ``idx``."""
         return hazy_distances(vecs, self.full[idx], sums=(self.sums[0][idx], self.sums[1][idx]))
+
+    def near_names(self, cache: Cache, vecs: np.ndarray, names: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+        """For each of several squares, :meth:`near` of its vectors (``vecs``: (squares,
+        vectors, length)) to every template of its names (``names``: (squares, k), numbers
+        into ``cache.names``), in that order: (squares, vectors, most templates; a square
+        with fewer is padded at the end) and the templates' numbers (squares, most
+        templates). The same values as :meth:`near` square by square (every distance is
+        worked out from its own products: :func:`hazy_terms`), with each name's templates
+        compared with all the squares that ask for it in one go, not copied once per square."""
+        count, per, length = vecs.shape
+        sizes = np.array([len(b) for b in cache.by_name])[names]     # (squares, k)
+        starts = np.cumsum(sizes, axis=1) - sizes
+        width = int(sizes.sum(axis=1).max())
+        idx = np.zeros((count, width), int)
+        vt = np.zeros((count, per, width), np.float32)
+        for code in np.unique(names):
+            rows, slot = np.nonzero(names == code)
+            block = cache.by_name[code]
+            cols = starts[rows, slot][:, None] + np.arange(len(block))
+            idx[rows[:, None], cols] = block
+            dots = np.einsum("ij,kj->ik", vecs[rows].reshape(-1, length), self.full[block],
+                             optimize=False)
+            vt[rows[:, None], :, cols] = dots.reshape(len(rows), per, -1).transpose(0, 2, 1)
+        flat = vecs.reshape(-1, length)
+        vv = np.einsum("ij,ij->i", flat, flat).reshape(count, per, 1)
+        sv = flat.sum(axis=1).reshape(count, per, 1)
+        return hazy_terms(vt, vv, sv, self.sums[0][idx][:, None, :],
+                          self.sums[1][idx][:, None, :], length), idx
 
 
 #: How many blurs' templates (and boards' fine structure) are kept for the next scans, the
