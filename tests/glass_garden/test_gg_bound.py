@@ -77,6 +77,9 @@ def _play_to(seed: int, stop: str) -> State:
             break
         if stop == "turn9-action" and s.turn == 9 and (s.phase != ACTIONS or s.actions_left < 2):
             break
+        if (stop == "turn9-start" and s.turn == 9 and s.phase == ACTIONS and s.actions_left == 2
+                and not s.pending):
+            break
         s = s.apply_unchecked(_pick(s, rng))
     return s
 
@@ -103,6 +106,16 @@ def test_bound_is_never_below_the_exact_best_from_turn_9_with_an_action_left(see
     s = _play_to(seed, "turn9-action")
     assert s.turn == 9 and s.phase == ACTIONS and s.actions_left == 1
     exact(s, {})  # asserts the bound at every state it visits
+
+
+#: turn 9 before its first action: the dark-phase relaxation with both actions to spare (each
+#: counted as a row move and as a shift of any distance), on a Snail and an Ant game whose
+#: exhaustive search is small enough (about 8,500 and 13,000 states; most such are bigger)
+@pytest.mark.parametrize("seed", [207, 219])
+def test_bound_is_never_below_the_exact_best_from_turn_9_with_both_actions(seed: int) -> None:
+    s = _play_to(seed, "turn9-start")
+    assert s.turn == 9 and s.phase == ACTIONS and s.actions_left == 2
+    exact(s, {}, 30_000)  # asserts the bound at every state it visits
 
 
 def test_the_dark_growing_relaxation_is_tighter_and_still_sound(
