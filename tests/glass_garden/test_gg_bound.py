@@ -110,7 +110,7 @@ def test_bound_is_never_below_the_exact_best_from_turn_9_with_an_action_left(see
 
 #: turn 9 before its first action: the dark-phase relaxation with both actions to spare (each
 #: counted as a row move and as a shift of any distance), on a Snail and an Ant game whose
-#: exhaustive search is small enough (about 8,500 and 13,000 states; most such are bigger)
+#: exhaustive search is small enough (about 12,900 and 8,500 states; most such are bigger)
 @pytest.mark.parametrize("seed", [207, 219])
 def test_bound_is_never_below_the_exact_best_from_turn_9_with_both_actions(seed: int) -> None:
     s = _play_to(seed, "turn9-start")
