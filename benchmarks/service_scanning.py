@@ -67,7 +67,7 @@ if sys.argv[4] == "1":
     timed(reader, "rectify", "rectify", time.process_time)
     timed(reader, "gather", "evidence (all threads)", time.process_time)
     for name in ("measure_blur", "board_light", "_structure", "pose_search", "_first_look",
-                 "_rerank", "_closer_look", "_counters", "_pair_verdicts"):
+                 "_rerank", "_closer_look", "_counter_search", "_counters", "_pair_verdicts"):
         timed(evidence, name, "  " + name.strip("_"))
     timed(reader, "_judge", "judge", time.process_time)
 

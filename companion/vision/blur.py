@@ -16,7 +16,6 @@ direction in which the photo's gradients are weakened most against the enrolled 
 from __future__ import annotations
 
 import math
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -135,14 +134,15 @@ def weakest_direction(photo: np.ndarray, ref: np.ndarray, mask: np.ndarray,
     return math.degrees(math.atan2(u[1], u[0])) % 180, alike
 
 
-class _Reference:
+class BlurReference:
     """What :func:`measure_blur` makes of an enrolled image alone: its grey, high-passed,
     and over the pixels measured on (the last ``where`` met), each focus blur's values there
     (centred, and their spread) and the gradient tensor. The same board is scanned photo
-    after photo, so these are kept (:func:`_reference`), not made anew."""
+    after photo, so a scanner keeps one per enrolled image and passes it to each measure
+    (the Glade's in its model's cache, templates.Cache.blur_reference), not made anew. Its
+    image is not to change while it is kept."""
 
     def __init__(self, ref: np.ndarray) -> None:
-        self.ref = ref  # a copy of the image: what a later one must equal to use these
         self.gray = cv2.cvtColor(ref, cv2.COLOR_BGR2GRAY).astype(np.float32)
         self.fine = _high_pass(self.gray)  # blurring and high-passing commute: once
         self.where = np.zeros(0, np.intp)
@@ -172,31 +172,13 @@ class _Reference:
         return self.tensor
 
 
-#: The enrolled images measured against last, least recently used dropped (about 2.5 MB
-#: each for the SAMPLE 7x7 board): each board's window is the same scan after scan.
-_KEPT: dict[tuple, _Reference] = {}
-KEPT_REFERENCES = 2
-
-
-def _reference(ref: np.ndarray) -> _Reference:
-    """The kept :class:`_Reference` of an image equal to ``ref`` (pixel for pixel), or a
-    new one."""
-    ref = np.ascontiguousarray(ref)
-    key = (ref.shape, ref.dtype.str, zlib.crc32(ref))
-    found = _KEPT.pop(key, None)
-    if found is None or not np.array_equal(found.ref, ref):
-        found = _Reference(ref.copy())
-    _KEPT[key] = found  # now the most recently used
-    while len(_KEPT) > KEPT_REFERENCES:
-        _KEPT.pop(next(iter(_KEPT)))
-    return found
-
-
-def measure_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray) -> MeasuredBlur:
+def measure_blur(view: np.ndarray, ref: np.ndarray, mask: np.ndarray,
+                 reference: BlurReference | None = None) -> MeasuredBlur:
     """How much blurrier ``view`` (a photo's BGR view) is than ``ref`` (the enrolled image of
-    the same place, BGR, aligned with it), judged on the pixels where ``mask`` is true."""
+    the same place, BGR, aligned with it), judged on the pixels where ``mask`` is true.
+    ``reference``: what was made of ``ref`` for earlier photos, kept (made anew if None)."""
     photo = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    known = _reference(ref)
+    known = BlurReference(ref) if reference is None else reference
     where = np.flatnonzero(mask)
     known.over(where)
     a = np.take(_high_pass(photo), where)

@@ -91,6 +91,8 @@ class BoardFinder:
         self.still = still                             # where no piece ever lies (uint8 0/255)
         #: why the last :meth:`locate` found no board, in words ("" after a find)
         self.miss = ""
+        #: the dense alignment's reference and mask at each level's size (:meth:`_level`)
+        self._levels: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def learn(cls, board: np.ndarray, grid_box: tuple[float, float, float, float],
@@ -206,15 +208,14 @@ class BoardFinder:
         view = cv2.warpPerspective(gray, ref_to_photo, (rw, rh),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         warp = np.eye(3, dtype=np.float32)
-        template = self.reference.astype(np.float32)
+        template = self._template()
         view = view.astype(np.float32)
         mask = self.still
         try:
             for k, iters in ECC_LEVELS:  # coarse to fine
                 size = (round(rw * k), round(rh * k))
-                t = cv2.resize(template, size, interpolation=cv2.INTER_AREA)
+                t, m = self._level(size)
                 v = cv2.resize(view, size, interpolation=cv2.INTER_AREA)
-                m = cv2.resize(mask, size, interpolation=cv2.INTER_NEAREST)
                 scale = np.diag([k, k, 1.0]).astype(np.float32)
                 w = scale @ warp @ np.linalg.inv(scale)
                 w = w.astype(np.float32)
@@ -233,6 +234,21 @@ class BoardFinder:
         if _masked_ncc(moved, template, mask) < _masked_ncc(view, template, mask):
             return first
         return Located(ref_to_photo @ warp @ to_ref, first.inliers, first.matches)
+
+    def _template(self) -> np.ndarray:
+        """The reference in float32, as the dense alignment compares it (made once)."""
+        return self._level((self.reference.shape[1], self.reference.shape[0]))[0]
+
+    def _level(self, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """The reference (float32) and where no piece lies, resized to ``size`` for one level
+        of the dense alignment: the same for every photo, so made once per size."""
+        found = self._levels.get(size)
+        if found is None:
+            template = self.reference.astype(np.float32)
+            found = self._levels[size] = (
+                cv2.resize(template, size, interpolation=cv2.INTER_AREA),
+                cv2.resize(self.still, size, interpolation=cv2.INTER_NEAREST))
+        return found
 
     def plausible(self, homography: np.ndarray, frame: tuple[int, int]) -> bool:
         """Is the fit a real view of a flat board (convex, not tiny, not wildly skewed)?"""

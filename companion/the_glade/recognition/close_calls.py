@@ -8,6 +8,7 @@ when such a look is sure, alone or together with the first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -20,7 +21,7 @@ from companion.the_glade.recognition.detail import (
     Verdict,
     compare_on,
     differ,
-    differ_all,
+    differ_refitted,
     place,
 )
 from companion.the_glade.recognition.model import TILE_PATCH, Model
@@ -234,26 +235,33 @@ def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = Non
     placed kept beside it with LOCAL_CONFIRM)."""
     if not LOCAL_FIT:
         return _best(found, {}, at)
-    plain: dict[tuple[int, int], Differ | None] = {}  # pairs differ_all weighed as placed
+    # the pairs refitted (detail.differ_all), each worked out only when _best asks for it
+    # (the pairs its best face is in: of three candidates' three pairs, mostly two); the
+    # pairs weighed as placed on the way, and the weights of those refitted, kept for the
+    # look as placed
+    plain: dict[tuple[int, int], Differ | None] = {}
     weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-    look = _best(found, differ_all(found, plain, weights), at)
-    return replace(look, plain=_best(found, plain, at, weights)) if LOCAL_CONFIRM else look
+    look = _best(found, {}, at, lambda i, j: differ_refitted(found, i, j, plain, weights))
+    if not LOCAL_CONFIRM:
+        return look
+    return replace(look, plain=_best(found, plain, at, lambda i, j: differ(
+        found[i], found[j], weights.get((i, j)))))
 
 
 def _best(found: list[Candidate], pairs: dict[tuple[int, int], Differ | None],
           at: tuple[float, float, float] | None,
-          weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None) -> Look:
+          make: Callable[[int, int], Differ | None] | None = None) -> Look:
     """The candidate that beats every other where the two differ, and its margin over the
     closest of them. Not only over the second-best whole fit: that may differ from it in a
     whole creature (a clear margin), while a third face, differing only in a fruit, is the
-    real rival. Each pair is worked out once (``pairs``: those worked out already;
-    ``weights``: pairs' :func:`detail._weight` worked out already)."""
+    real rival. Each pair is worked out once (``pairs``: those worked out already), by
+    ``make`` (the lower index first; :func:`detail.differ` by default)."""
 
     def judge(a: int, b: int) -> Verdict:
         key = (min(a, b), max(a, b))
         if key not in pairs:
-            pairs[key] = differ(found[key[0]], found[key[1]],
-                                None if weights is None else weights.get(key))
+            pairs[key] = (differ(found[key[0]], found[key[1]]) if make is None
+                          else make(*key))
         stats = pairs[key]
         if stats is not None and a > b:  # the pair was worked out the other way round
             stats = (stats[1], stats[0], stats[2], stats[3])

@@ -356,38 +356,43 @@ def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | Non
     860, not 51). The pairs weighed as placed are also put in ``plain`` when given (they
     are the look as placed's too: close_calls.LOCAL_CONFIRM), and the refitted pairs'
     :func:`_weight` in ``weights`` (for :func:`differ` of them as placed)."""
-    out: dict[tuple[int, int], Differ | None] = {}
-    patch = found[0].patch
+    return {(i, j): differ_refitted(found, i, j, plain, weights)
+            for i in range(len(found)) for j in range(i + 1, len(found))}
+
+
+def differ_refitted(found: list[Candidate], i: int, j: int,
+                    plain: dict[tuple[int, int], Differ | None] | None = None,
+                    weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
+                    ) -> Differ | None:
+    """:func:`differ_all`'s pair ``i``, ``j`` (``i`` below ``j``) alone: worked out only
+    when asked for (close_calls._best asks for the pairs its best face is in)."""
+    first, second = found[i], found[j]
+    patch = found[0].patch  # (one patch for all: compare_on's candidates)
     side = patch.shape[0]
-    for i in range(len(found)):
-        for j in range(i + 1, len(found)):
-            first, second = found[i], found[j]
-            diff, weight = _weight(first, second)
-            if float(weight.sum()) <= 1e-9:
-                out[i, j] = None
-                if plain is not None:
-                    plain[i, j] = None
-                continue
-            x0, y0, x1, y1 = _where(weight)
-            if max(x1 - x0, y1 - y0) + 2 * LOCAL_PAD > LOCAL_MAX * side:
-                out[i, j] = differ(first, second, (diff, weight))
-                if plain is not None:
-                    plain[i, j] = out[i, j]
-                continue
-            if weights is not None:
-                weights[i, j] = (diff, weight)
-            rows = slice(max(y0 - LOCAL_PAD, 1), min(y1 + LOCAL_PAD, side - 1))
-            cols = slice(max(x0 - LOCAL_PAD, 1), min(x1 + LOCAL_PAD, side - 1))
-            a, b = refit(np.stack([first.face, second.face]), patch, rows, cols)
-            w = weight[rows, cols]
-            total = float(w.sum())
-            seen = patch[rows, cols]
-            hot = np.maximum(_hot(first), _hot(second))
-            out[i, j] = (float((w * squared_difference(seen, a)).sum() / total),
-                         float((w * squared_difference(seen, b)).sum() / total),
-                         max(float((w * squared_difference(a, b)).sum() / total), 1e-9),
-                         float((w * hot[rows, cols]).sum() / total) if np.ndim(hot) else 0.0)
-    return out
+    diff, weight = _weight(first, second)
+    if float(weight.sum()) <= 1e-9:
+        if plain is not None:
+            plain[i, j] = None
+        return None
+    x0, y0, x1, y1 = _where(weight)
+    if max(x1 - x0, y1 - y0) + 2 * LOCAL_PAD > LOCAL_MAX * side:
+        found_plain = differ(first, second, (diff, weight))
+        if plain is not None:
+            plain[i, j] = found_plain
+        return found_plain
+    if weights is not None:
+        weights[i, j] = (diff, weight)
+    rows = slice(max(y0 - LOCAL_PAD, 1), min(y1 + LOCAL_PAD, side - 1))
+    cols = slice(max(x0 - LOCAL_PAD, 1), min(x1 + LOCAL_PAD, side - 1))
+    a, b = refit(np.stack([first.face, second.face]), patch, rows, cols)
+    w = weight[rows, cols]
+    total = float(w.sum())
+    seen = patch[rows, cols]
+    hot = np.maximum(_hot(first), _hot(second))
+    return (float((w * squared_difference(seen, a)).sum() / total),
+            float((w * squared_difference(seen, b)).sum() / total),
+            max(float((w * squared_difference(a, b)).sum() / total), 1e-9),
+            float((w * hot[rows, cols]).sum() / total) if np.ndim(hot) else 0.0)
 
 
 def weighed(first: Candidate, second: Candidate) -> Verdict:

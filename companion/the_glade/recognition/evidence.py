@@ -34,6 +34,7 @@ from companion.the_glade.recognition.close_calls import (
 )
 from companion.the_glade.recognition.counter_colour import CounterColours, board_light
 from companion.the_glade.recognition.counters import (
+    CounterFaces,
     colour_then_side,
     counter_colours,
     counters_placed,
@@ -153,15 +154,19 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     # tiles: where they lie and how askew, on a second thread while the blur, the light and
     # the structure are measured (neither needs the other)
     posed = _beside(pose_search, gray, model.tile_pose, centres, round(TILE_SEARCH * CELL_PX))
-    # the fine view in float32 once, for its two smoothings (each conversion 7 MB, 2 ms)
+    # the fine view in float32 once, for its two smoothings (each conversion 7 MB, 2 ms);
+    # the closer look's on the second thread too
     fine32 = fine.astype(np.float32)
+    detailed = _beside(cv2.GaussianBlur, fine32, (0, 0), DETAIL_SMOOTH)
     smooth = cv2.GaussianBlur(fine32, (0, 0), SMOOTH)
+    del fine32
     hot = clipped(fine)
     sat, white = _clipped_shares(view, hot, clipped(fine, every=True), centres)
     empty = _empty_distances(cache, board, view, centres)
     ref, strip = _border(board, view, gray)
     known = ref.shape == view.shape  # the enrolled board covers the whole view
-    measured = measure_blur(view, ref, strip) if known else MeasuredBlur(0.0, Blur())
+    measured = (measure_blur(view, ref, strip, cache.blur_reference(board, ref)) if known
+                else MeasuredBlur(0.0, Blur()))
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
     tset = blurred_templates(model, cache, measured.blur.scaled(FINE * TILE_PATCH / tside))
     gain = board_light(view, ref, strip) if known else None  # the light on the border
@@ -174,10 +179,6 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     asks = _rerank(cache, tset, smooth, tiles, close, tile_at, tile_angle, tside,
                    structure < BARE_STRUCTURE)
-    # the close calls looked at closer on a second thread while the counters are read
-    looked = _beside(_closer_look, model, cache, fine32, tiles, asks, tside, measured.blur)
-    del fine32
-    tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
     # counters: on inner squares that are neither clearly a tile nor clearly empty, and on
     # bare-looking ones where a counter may hide
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
@@ -186,9 +187,15 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     bare_looking = np.flatnonzero(inner & (empty < 0.4 * d_tile))
     # counters by focus blur alone: smeared faces gave nothing on 400 tuning photos and read
     # a green counter on the green board as bare on a check photo
-    counters, tint, disc = _counters(model, cache, view, smooth, ref, strip, centres, unclear,
-                                     Blur(sigma=measured.focus), bare_looking, gain)
-    looks = looked()
+    search = _counter_search(model, cache, view, smooth, ref, strip, centres, unclear,
+                             Blur(sigma=measured.focus), bare_looking, gain)
+    # where counters lie on a second thread while the close calls are looked at closer
+    placed = (None if search is None else
+              _beside(pose_search, view.astype(np.float32), model.counter_pose,
+                      centres[search.idx], round(COUNTER_SEARCH * CELL_PX), True))
+    looks = _closer_look(model, cache, detailed, tiles, asks, tside, measured.blur)
+    tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
+    counters, tint, disc = _counters(model, smooth, centres, search, placed)
     pairs = _pair_verdicts(model, cache, fine, looks, tside)
     bright = _brightness(view, ref, gain, centres)
     return [sq.name for sq in squares], Evidence(
@@ -426,14 +433,15 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
 Ask = tuple[int, tuple[np.ndarray, float, list[Fit]]]
 
 
-def _closer_look(model: Model, cache: Cache, fine32: np.ndarray,
+def _closer_look(model: Model, cache: Cache, detailed: Callable[[], np.ndarray],
                  tiles: list[tuple[Fit, Fit]], asks: list[Ask], tside: float,
                  blur: Blur) -> dict[int, Look | None]:
     """The close calls ``asks`` (from :func:`_rerank`) at full detail, with the faces
-    blurred as the photo is, motion and all (see :mod:`close_calls`)."""
+    blurred as the photo is, motion and all (see :mod:`close_calls`), on the fine view
+    smoothed by DETAIL_SMOOTH (``detailed`` gives it)."""
+    detail_view = detailed()
     if not asks:
         return {}
-    detail_view = cv2.GaussianBlur(fine32, (0, 0), DETAIL_SMOOTH)
     answers = closer_looks(model, cache, detail_view, [ask for _, ask in asks], tside,
                            blur.scaled(FINE * DETAIL / tside))
     # the refitted look only confirms the first look's name (close_calls.LOCAL_CONFIRM)
@@ -441,45 +449,65 @@ def _closer_look(model: Model, cache: Cache, fine32: np.ndarray,
             for (i, _), look in zip(asks, answers, strict=True)}
 
 
-#: Threads a scan may run work on beside its own (0: none, all on the caller's thread). Two
-#: parts of a scan need nothing of each other: where tiles lie (pose_search) and the blur,
-#: light and structure; the closer look at close calls and the counters. OpenCV and numpy
-#: let go of Python's lock in their own loops, so on a machine with a core to spare each
-#: pair takes about as long as the longer of the two. The work and its results are the
-#: same either way: each part reads what it is given and writes nothing shared.
+#: Threads a scan may run work on beside its own (0: none, all on the caller's thread, each
+#: part done when first needed). Parts that need nothing of each other, whose work is mostly
+#: in OpenCV calls (which let go of Python's lock), run there: where tiles lie (pose_search)
+#: while the blur, light and structure are measured, the closer look's smoothing of the
+#: fine view, and where counters lie while the close calls are looked at closer. The closer
+#: look itself and the counters' placing, mostly numpy on small arrays, hold Python's lock
+#: too often to gain anything side by side (their wall time together was their sum). The
+#: work and its results are the same either way: each part reads what it is given and
+#: writes nothing shared (a test reads every bundled photo both ways). Measured on the
+#: SAMPLE photos (each photo's least wall time of 12 runs, 0 and 1 alternately, the
+#: machine's other work at a lower priority): 247 -> 223 ms a scan with OpenCV's own
+#: threads (291 -> 295 ms of CPU), 274 -> 246 ms with OpenCV on one thread (273 -> 271).
 THREADS = 1
 _POOL: ThreadPoolExecutor | None = None
 _POOL_LOCK = threading.Lock()
 
 
 def _beside(work: Callable[..., T], *args: Any) -> Callable[[], T]:
-    """Start ``work(*args)`` on a thread of the scan's own (THREADS), or do it now when
-    there is none; returns what gives its result (raising what it raised)."""
+    """Start ``work(*args)`` on a thread of the scan's own (THREADS), or, when there is
+    none, do it when first asked for; returns what gives its result (raising what it
+    raised)."""
     global _POOL
     if THREADS <= 0:
-        result = work(*args)
-        return lambda: result
+        done: list[T] = []
+
+        def result() -> T:
+            if not done:
+                done.append(work(*args))
+            return done[0]
+
+        return result
     with _POOL_LOCK:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="glade-scan")
     return _POOL.submit(work, *args).result
 
 
-def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
-              ref: np.ndarray, strip: np.ndarray, centres: np.ndarray, idx: np.ndarray,
-              blur: Blur, bare_looking: np.ndarray, gain: np.ndarray | None = None
-              ) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]], np.ndarray]:
-    """The best counter on each square ``idx``, and on each square ``bare_looking`` where
-    one may hide (:func:`counters.may_hide_a_counter`): found by its round outline, placed
-    where its colours stand out most from the board's, named by its colours under the light
-    measured on the border (by shape when the light cannot be measured), single or double
-    by shape. Also the colour distances (best counter, bare board) and the outline's
-    clarity per square. ``gain``: the light measured on the border, when already known."""
-    counters: dict[int, CounterFit] = {}
-    tint: dict[int, tuple[float, float]] = {}
-    disc = np.zeros(len(centres))
+@dataclass(frozen=True)
+class CounterSearch:
+    """Where counters are looked for (:func:`_counter_search`): the squares, the counter
+    faces at the photo's blur, their colours under its light (None: unmeasured), and a
+    counter patch's side (fine px)."""
+
+    idx: np.ndarray
+    faces: CounterFaces
+    colours: CounterColours | None
+    side: float
+
+
+def _counter_search(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
+                    ref: np.ndarray, strip: np.ndarray, centres: np.ndarray, idx: np.ndarray,
+                    blur: Blur, bare_looking: np.ndarray, gain: np.ndarray | None = None
+                    ) -> CounterSearch | None:
+    """Where to look for counters: each square ``idx``, and each square ``bare_looking``
+    where one may hide (:func:`counters.may_hide_a_counter`); with the counter faces blurred
+    by ``blur`` and their colours under the light measured on the border (``gain``, when
+    already known). None when there is nothing to look for."""
     if not len(model.counter_templates):
-        return counters, tint, disc
+        return None
     cside = counter_side(model.counter_size) * COUNTER_INSET * FINE
     faces = blurred_counters(model, cache, blur.scaled(FINE * COUNTER_PATCH / cside))
     colours = CounterColours.measure(faces.colours, view, ref, strip, cside / FINE,
@@ -488,9 +516,27 @@ def _counters(model: Model, cache: Cache, view: np.ndarray, smooth: np.ndarray,
         hide = may_hide_a_counter(colours, smooth, centres[bare_looking], cside)
         idx = np.sort(np.concatenate([idx, bare_looking[hide]]))
     if not len(idx):
+        return None
+    return CounterSearch(idx, faces, colours, cside)
+
+
+def _counters(model: Model, smooth: np.ndarray, centres: np.ndarray,
+              search: CounterSearch | None,
+              placed: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray]] | None
+              ) -> tuple[dict[int, CounterFit], dict[int, tuple[float, float]], np.ndarray]:
+    """The best counter on each square of ``search`` (:func:`_counter_search`): found by
+    its round outline (``placed`` gives :func:`pose_search`'s answer there), placed where
+    its colours stand out most from the board's, named by its colours under the light
+    measured on the border (by shape when the light cannot be measured), single or double
+    by shape. Also the colour distances (best counter, bare board) and the outline's
+    clarity per square."""
+    counters: dict[int, CounterFit] = {}
+    tint: dict[int, tuple[float, float]] = {}
+    disc = np.zeros(len(centres))
+    if search is None or placed is None:
         return counters, tint, disc
-    score, at, _ = pose_search(view.astype(np.float32), model.counter_pose, centres[idx],
-                               round(COUNTER_SEARCH * CELL_PX), windowed=True)
+    idx, faces, colours, cside = search.idx, search.faces, search.colours, search.side
+    score, at, _ = placed()
     at = counters_placed(faces.shapes, smooth, at, centres[idx], cside, colours,
                          reach=COUNTER_SEARCH * CELL_PX)
     patches = cut_many(smooth, at * FINE, np.zeros(len(idx)), cside, COUNTER_PATCH)

@@ -26,7 +26,7 @@ from companion.the_glade.recognition.structure import (
     faintest_tiles,
     tile_structure,
 )
-from companion.vision.blur import Blur
+from companion.vision.blur import Blur, BlurReference
 from companion.vision.patches import hazy_distances, hazy_terms, template_sums
 
 T = TypeVar("T")
@@ -63,6 +63,17 @@ class Cache:
         self._faint: np.ndarray | None = None
         #: the board the last scan found (reader.locate tries it first)
         self.last_board: BoardModel | None = None
+        #: what blur is measured against: each board's enrolled window (blur_reference)
+        self._blur_refs: dict[tuple[int, tuple[int, ...]], BlurReference] = {}
+
+    def blur_reference(self, board: BoardModel, ref: np.ndarray) -> BlurReference:
+        """What :func:`measure_blur` makes of ``board``'s enrolled window ``ref`` (its
+        working view's, the same for every scan of that board), made once."""
+        key = (id(board), ref.shape)
+        found = self._blur_refs.get(key)
+        if found is None:
+            found = self._blur_refs[key] = BlurReference(ref)
+        return found
 
     def faintest(self, model: Model) -> np.ndarray:
         """The faintest sharp tile templates (see :func:`faintest_tiles`): from the model,
