@@ -40,6 +40,15 @@ PAIR_SEARCH = (1, 0.75)
 PAIR_BLURS = (0.0, 1.0, 2.0)
 
 
+#: A counter under glare (USE by :mod:`store` for a thing it cannot name otherwise): the
+#: spot adds one grey to every channel, smoothly, so across a counter it is a slope and a
+#: curvature of grey; the retry compares faces and photo with those left out (VEIL: the
+#: grey's constant, slopes and curvatures round the centre, one span whatever the turn),
+#: its centre sought VEIL_SEARCH round the place (rounds of (half-width, step) in shares of
+#: a counter's diameter: glare beside a counter draws its place off it).
+VEIL_SEARCH = ((3, 0.12), (1, 0.05), (1, 0.025))
+
+
 def _radii(diameter: float) -> np.ndarray:
     return np.linspace(RING_FROM, RING_TO, RINGS) * diameter
 
@@ -81,6 +90,37 @@ def shape_only(polar: np.ndarray, floor: float) -> np.ndarray:
     q = polar - mean
     var = (q * q * w).sum(axis=(1, 2, 3), keepdims=True) / (ANGLES * 3)
     return (q * np.sqrt(w) / np.maximum(np.sqrt(var), floor)).astype(np.float32)
+
+
+def _veil_basis() -> np.ndarray:
+    """An orthonormal basis (k, RINGS * ANGLES * 3) of the grey a glare spot adds to a
+    counter, in the ring-weighted space the distances are taken in: the same in every
+    channel, constant, sloped (r cos, r sin) or curved (r^2, r^2 cos 2a, r^2 sin 2a) round
+    the centre. Turning a counter maps this span onto itself, so leaving it out of photo
+    and faces alike keeps the comparison at every angle."""
+    r = np.linspace(RING_FROM, RING_TO, RINGS)[:, None] / RING_TO
+    a = np.arange(ANGLES)[None, :] * (2 * np.pi / ANGLES)
+    grey = [np.ones_like(r * a), r * np.cos(a), r * np.sin(a), r * r + 0 * a,
+            r * r * np.cos(2 * a), r * r * np.sin(2 * a)]
+    w = np.sqrt(_WEIGHTS)[:, None, None]
+    basis = np.stack([(g[..., None] * w * np.ones(3)).ravel() for g in grey], axis=1)
+    q, _ = np.linalg.qr(basis.astype(np.float64))
+    return q.T.astype(np.float32)
+
+
+def unveiled(polar: np.ndarray, basis: np.ndarray, floor: float,
+             per_channel: bool = False) -> np.ndarray:
+    """(n, RINGS, ANGLES, 3) polar images as :func:`normalise` (or :func:`shape_only`,
+    ``per_channel``) gives them, less a glare spot's grey (``basis``, see
+    :func:`_veil_basis`) fitted by least squares in the weighted space."""
+    w = _WEIGHTS[None, :, None, None]
+    axes = (1, 2) if per_channel else (1, 2, 3)
+    mean = (polar * w).sum(axis=axes, keepdims=True) / (ANGLES if per_channel else ANGLES * 3)
+    q = ((polar - mean) * np.sqrt(w)).reshape(len(polar), -1)
+    q = q - (q @ basis.T) @ basis
+    var = (q * q).sum(axis=1) / (ANGLES * 3)
+    q = q / np.maximum(np.sqrt(var), floor)[:, None]
+    return q.reshape(polar.shape).astype(np.float32)
 
 
 class _Bank:
@@ -158,6 +198,28 @@ class PolarFaces:
             per = d[best]
         shapes = self._shapes.distances(shape_only(self._polar(image, at, np.zeros((1, 2))),
                                                    SHAPE_FLOOR))[0]
+        return PolarMatch(per.min(axis=1), shapes.min(axis=1), (float(at[0]), float(at[1])))
+
+    def match_unveiled(self, image: np.ndarray, centre: tuple[float, float]) -> PolarMatch:
+        """As :meth:`match`, with a glare spot's grey left out of faces and photo alike
+        (:func:`unveiled`) and the centre sought further round ``centre`` (VEIL_SEARCH)."""
+        if not hasattr(self, "_veil"):
+            polar = self._face_polars(self._raw, SMOOTH)
+            self._veil = _veil_basis()
+            self._veil_faces = _Bank(unveiled(polar, self._veil, FLOOR))
+            self._veil_shapes = _Bank(unveiled(polar, self._veil, 1e-3, per_channel=True))
+        at = np.asarray(centre, np.float64)
+        for half, share in VEIL_SEARCH:
+            grid = np.arange(-half, half + 1) * share * self.diameter
+            offsets = np.array([(dx, dy) for dy in grid for dx in grid])
+            d = self._veil_faces.distances(unveiled(self._polar(image, at, offsets),
+                                                    self._veil, FLOOR))
+            best = int(d.min(axis=2).min(axis=1).argmin())
+            at = at + offsets[best]
+            per = d[best]
+        polar = self._polar(image, at, np.zeros((1, 2)))
+        shapes = self._veil_shapes.distances(
+            unveiled(polar, self._veil, SHAPE_FLOOR, per_channel=True))[0]
         return PolarMatch(per.min(axis=1), shapes.min(axis=1), (float(at[0]), float(at[1])))
 
     def _face_polars(self, faces: np.ndarray, sigma: float) -> np.ndarray:

@@ -95,7 +95,32 @@ NAME_SHAPE = 0.9
 #: margin 0.27, drawing 0.65 with an outline of 3.3, so the outline asked is 4 (was 3).
 LOOSE_SHAPE = 0.4
 LOOSE_EDGE = 4.0
+#: A loose drawing names a counter without that outline when its face fits very closely
+#: (LOOSE_FIT) by the usual margin (NAME_MARGIN) and it differs from the table in hue as
+#: only a thing lying there does (TINT_THING): a mouse match counter on a blurred photo
+#: (tuning family 44, photo 1: fit 0.08, margin 0.26, drawing 0.57, outline 3.3, hue 32)
+#: was a doubt. Of the 2,500 places judged and not named on 552 tuning photos (families
+#: 1-8 photos 0-23, 41-64 photos 0-14) it names that one only; the table's grain fitting
+#: a plain face as closely (0.096 and up) differed from the table in hue by 1.3 at most,
+#: the glare and the veiled counter above fitted at 0.21 and 0.25.
+LOOSE_FIT = 0.12
 SAME = 0.7
+#: A thing that would be a doubt is looked at again as a counter under glare (USE_UNVEIL,
+#: :meth:`glade_polar.PolarFaces.match_unveiled`) and named when its face then fits within
+#: UNVEIL_FIT by NAME_MARGIN, its drawing a counter's (:func:`_drawn`).
+USE_UNVEIL = True
+UNVEIL_FIT = 0.35
+#: A glare spot alone, or left beside a counter it veiled, is nothing (USE_GLARE): it
+#: stands out from the table (GLARE_STANDS times its grain) with no hue of its own
+#: (GLARE_TINT) and no sharp detail (GLARE_DETAIL). On 552 tuning photos the two glare
+#: spots taken for things stood 28 and 42 with hue 0.37-0.55 and detail 1.98-2.46, and
+#: a glare remnant beside a veiled counter 15.8, 0.49, 1.73; no counter of 2,600 had hue
+#: below 1.1 and detail below 3.9 (a counter faded to 30% of its contrast in a test stands
+#: 4.5, hue 0.9, detail 2.1: a doubt, as before).
+USE_GLARE = True
+GLARE_STANDS = 10.0
+GLARE_TINT = 1.0
+GLARE_DETAIL = 2.5
 #: Two faces that fit almost alike (USE_PAIR) are told apart where they differ: each
 #: fitted at its own best place and angle, the faces blurred as the photo is, the
 #: difference of the two fits over twice the faces' own difference's power, +0.5 being the
@@ -136,6 +161,12 @@ FAINT_MARGIN = 0.09
 #: 0.49.
 FAINT_SHAPE = 0.45
 FAINT_CLOSE = 0.17
+#: ... and a drawing beyond FAINT_LOOSEST is none, however close the fit: the grain of a
+#: dark streaky table (tuning family 54, photos 2 and 4) fitted a plain dark match counter
+#: at 0.13-0.165 by margins of 0.17-0.23 with drawings of 0.81-0.98 (5 doubts on nothing,
+#: the only places on 552 tuning photos that the faint rule alone made things), where the
+#: counter faded to 30% of its contrast has 0.50-0.66.
+FAINT_LOOSEST = 0.75
 #: A second cue for places (USE_TINT): a counter-sized disc whose hue differs from the
 #: table's by TINT_DETECT times the table's own hue grain (its median, at least MIN_TINT
 #: CIELAB units); the table's colour paler by up to GLARE_SLACK times as much as it is
@@ -393,16 +424,45 @@ class _Look:
                   or ((_printed(thing) or _tinted(thing) or _detailed(thing))
                       and not (beside and self._by_doubt(x, y)))
                   or (not beside and self._a_thing(thing))):
-                thing.name, thing.match = None, None
-                self.doubts.append((x, y))
+                veiled = self._unveil(f, stands, tints, kept, apart) if USE_UNVEIL else None
+                if veiled is not None:
+                    thing, (x, y) = veiled
+                elif _glare(thing):
+                    continue  # a glare spot: bright, of the table's hue, smooth
+                else:
+                    thing.name, thing.match = None, None
+                    self.doubts.append((x, y))
             else:
                 continue  # the table's own grain, glare or a shadow: nothing lies there
             kept.append((x, y))
             out.append(thing)
         return out
 
-    def _describe(self, f: Any, level: float, tint: float, detail: float
-                  ) -> tuple[StoreThing, bool]:
+    def _unveil(self, f: Any, stands: np.ndarray, tints: np.ndarray,
+                kept: list[tuple[float, float]], apart: float
+                ) -> tuple[StoreThing, tuple[float, float]] | None:
+        """A thing that would be a doubt, looked at again as a counter under glare
+        (:meth:`glade_polar.PolarFaces.match_unveiled`: a glare spot's grey left out, the
+        centre sought further round): the counter found, named by the strict rules (fit
+        within UNVEIL_FIT by NAME_MARGIN, its drawing a counter's), with where it lies
+        (working px); or None."""
+        g = self.glade.polar.match_unveiled(self.fine, f.at)
+        x, y = (g.at[0] - 0.5) / 2, (g.at[1] - 0.5) / 2
+        if not (0 <= x < self.size[1] and 0 <= y < self.size[0]):
+            return None
+        if any(np.hypot(x - u, y - v) < apart for u, v in kept):
+            return None
+        at = (min(round(y), self.size[0] - 1), min(round(x), self.size[1] - 1))
+        thing, named = self._describe(g, float(stands[at]), float(tints[at]),
+                                      self._detail(x, y, kept), strict=True)
+        thing.distances["unveiled"] = 1
+        if not named:
+            return None
+        thing.reason = ""
+        return thing, (x, y)
+
+    def _describe(self, f: Any, level: float, tint: float, detail: float,
+                  strict: bool = False) -> tuple[StoreThing, bool]:
         """The thing matched by ``f`` (a :class:`~glade_polar.PolarMatch`; ``level``: how
         far it stands out from the table) with its scores, and whether it is named: its
         best face fits within MAX_FIT and clearly better than the next (NAME_MARGIN, or
@@ -428,15 +488,16 @@ class _Look:
                        "shape": round(float(f.shapes.min()), 3), "spread": round(spread, 1),
                        "stands": round(level, 2), "edge": round(edge, 2),
                        "tint": round(tint, 2), "detail": round(detail, 2)})
+        if strict:
+            return thing, (d1 <= UNVEIL_FIT and margin >= NAME_MARGIN
+                           and _drawn(d1, margin, thing.distances["shape"], edge, tint))
         named = ((d1 <= MAX_FIT and margin >= NAME_MARGIN)
                  or (d1 <= CLOSE_FIT and margin >= CLOSE_MARGIN))
         if USE_PAIR and not named and d1 <= MAX_FIT:
             between = glade.polar.pair(self.fine, f.at, best, second)
             thing.distances["pair"] = round(between, 3)
             named = between >= PAIR_LINEAR
-        shape = thing.distances["shape"]
-        return thing, named and shape <= NAME_SHAPE and (shape <= LOOSE_SHAPE
-                                                         or edge >= LOOSE_EDGE)
+        return thing, named and _drawn(d1, margin, thing.distances["shape"], edge, tint)
 
     @staticmethod
     def _a_thing(thing: StoreThing) -> bool:
@@ -444,9 +505,30 @@ class _Look:
         table's grain, glare or a shadow."""
         s = thing.distances
         return ((s["fit"] <= FAINT_FIT and s["margin"] >= FAINT_MARGIN
-                 and (s["shape"] <= FAINT_SHAPE or s["fit"] <= FAINT_CLOSE))
+                 and (s["shape"] <= FAINT_SHAPE
+                      or (s["fit"] <= FAINT_CLOSE and s["shape"] <= FAINT_LOOSEST)))
                 or (s["shape"] <= THING_SHAPE and s["edge"] >= OUTLINE)
                 or s["edge"] >= THING_EDGE or s["spread"] >= THING_SPREAD)
+
+
+def _drawn(fit: float, margin: float, shape: float, edge: float, tint: float) -> bool:
+    """Whether a counter's drawing shows where a face fits (``fit`` by ``margin``; the
+    drawing's fit ``shape``, colours aside; the outline ``edge``; the hue's difference from
+    the table ``tint``): within NAME_SHAPE, and within LOOSE_SHAPE or with an outline
+    (LOOSE_EDGE), or with a very close fit (LOOSE_FIT) by a clear margin on a patch of
+    another hue than the table's (TINT_THING)."""
+    return shape <= NAME_SHAPE and (
+        shape <= LOOSE_SHAPE or edge >= LOOSE_EDGE
+        or (fit <= LOOSE_FIT and margin >= NAME_MARGIN and tint >= TINT_THING))
+
+
+def _glare(thing: StoreThing) -> bool:
+    """Whether an unnamed place is a glare spot (USE_GLARE): it stands out from the table
+    strongly (GLARE_STANDS) yet differs from it in no hue (GLARE_TINT) and has no sharp
+    print or rim (GLARE_DETAIL)."""
+    s = thing.distances
+    return (USE_GLARE and s["stands"] >= GLARE_STANDS and s["tint"] < GLARE_TINT
+            and s.get("detail", 0.0) < GLARE_DETAIL)
 
 
 def _printed(thing: StoreThing) -> bool:
