@@ -22,7 +22,7 @@ from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
 from companion.glass_garden.fertile_zone import _packed
-from companion.glass_garden.game import ACTIONS, GROW, State
+from companion.glass_garden.game import ACTIONS, GROW, SUNLIGHT, SUNLIGHT_TURN, State
 from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden
 from companion.glass_garden.payable import groups_of, kinds_of, lent_of
 from companion.glass_garden.turns import Path, _explore
@@ -38,6 +38,7 @@ def _no_tick() -> None:
 
 
 Key = tuple[tuple[int, ...], tuple[int, ...]]  # (cols, rows): all the actions step changes
+_NONE: frozenset[str] = frozenset()
 
 
 def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
@@ -144,14 +145,18 @@ def _damaged_rows(cols: tuple[int, ...], rows: tuple[int, ...], plan: DamagePlan
 
 
 def _end_growing(s: State) -> State:
-    """``s.apply_unchecked(Done())`` for a state of a dark turn before the ninth in its
-    growing step with no step pending: damage and the critter's advance on tuples (what
-    ``State._end_growing`` does, without its generic helpers)."""
+    """``s.apply_unchecked(Done())`` for a state of a dark turn in its growing step with no
+    step pending: damage and the critter's advance (none on the ninth turn, which ends in the
+    sunlight phase) on tuples (what ``State._end_growing`` does, without its generic
+    helpers)."""
     g = s.garden
     cols = g.cols
     k = cols.index(CRITTER)
     hurt = _damaged_rows(cols, g.rows, _damage_plan(k, side_up(s.table.critter, g).damage),
                          s.protected)
+    if s.turn >= DARK_TURNS:
+        return State(s.table, Garden(cols, hurt, g.grown, g.glass, g.critter_side),
+                     SUNLIGHT_TURN, SUNLIGHT, 2)
     after = (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
     return State(s.table, Garden(after, hurt, g.grown, g.glass, 1 - g.critter_side),
                  s.turn + 1)
@@ -163,7 +168,7 @@ def explore(state: State, out: dict[State, Path], path: Path, seen: set[State],
     of a growing step done), added to ``out``: :func:`turns._explore`, the same states in the
     same order, with the end of a growing step before the ninth turn worked out on tuples
     (:func:`_end_growing`; a fifth of a full expansion's time in the engine's way)."""
-    quick = state.turn < DARK_TURNS and state.phase in (ACTIONS, GROW)
+    quick = state.turn <= DARK_TURNS and state.phase in (ACTIONS, GROW)
     _explore(state, out, path, seen, tick, TICK_EVERY, _end_growing if quick else None)
 
 
@@ -202,47 +207,45 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     lent = lent_of(_packed(deck), grown)
     guess_of = guesser(deck, grown, glass)  # bound.guess_of with this turn's grown and glass
     groups = groups_of(k)
-    engine = last or k + 1 >= COLUMNS  # the end of the dark phase: through the engine
     # the outcomes reached without growing before the critter's step, by (columns, rows):
     # most gardens of the actions step meet another's after the damage, and are skipped
     # before a state is made
     stepped: set[Key] = set()
-    next_groups = None if engine else groups_of(k + 1)
+    actions_left = state.actions_left
+    done = Done()
+    next_groups = None if last else groups_of(k + 1)
     for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
             tick()
         cols, rows = key
-        left = state.actions_left - len(path)
-        if left:
-            path = (*path, Done())
-        kinds = kinds_of(lent, groups, cols, rows) if soil else frozenset()
+        left = actions_left - len(path)  # the path's Done, when left, is added when needed
+        kinds = kinds_of(lent, groups, cols, rows) if soil else _NONE
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
         if can_grow and growers is None:
             explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
-                    out, path, seen, tick)
+                    out, (*path, done) if left else path, seen, tick)
             continue
-        # no growing (or, in a light expansion, not growing yet): damage and advance
-        if engine:
-            grow = State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left)
-            nxt = grow.apply_unchecked(Done())
-        else:  # the critter steps right (it is not in the last column before turn 9)
-            after = (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
-            hurt = _damaged_rows(cols, rows, damage)
-            if (after, hurt) in stepped:  # an outcome already made (this way)
-                if can_grow:
-                    ranked.append((-guess_of(rows, kinds), count,
-                                   key, left, path))
-                continue
-            stepped.add((after, hurt))
-            after_garden = Garden(after, hurt, grown, glass, 1 - side)
-            nxt = State(table, after_garden, turn + 1)
+        # no growing (or, in a light expansion, not growing yet): damage and advance (the
+        # critter steps right; on the ninth turn it stays, and the sunlight phase begins)
+        hurt = _damaged_rows(cols, rows, damage)
+        after = cols if last else (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
+        if (after, hurt) in stepped:  # an outcome already made (this way)
+            if can_grow:
+                ranked.append((-guess_of(rows, kinds), count, key, left, path))
+            continue
+        stepped.add((after, hurt))
+        if last:
+            nxt = State(table, Garden(after, hurt, grown, glass, side), SUNLIGHT_TURN,
+                        SUNLIGHT, 2)
+        else:
+            nxt = State(table, Garden(after, hurt, grown, glass, 1 - side), turn + 1)
             if guesses is not None and nxt not in out:
                 assert next_groups is not None
                 after_kinds = (kinds_of(lent, next_groups, after, hurt)
                                if grown != 0xFF else frozenset())
                 guesses[nxt] = guess_of(hurt, after_kinds)
         if nxt not in out:
-            out[nxt] = (*path, Done())
+            out[nxt] = (*path, done, done) if left else (*path, done)
         if can_grow:  # ranked by the guess of the state about to grow
             ranked.append((-guess_of(rows, kinds), count, key, left,
                            path))
@@ -250,5 +253,5 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
         ranked.sort()
         for _, _, (cols, rows), left, path in ranked[:growers]:
             explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
-                    out, path, seen, tick)
+                    out, (*path, done) if left else path, seen, tick)
     return out

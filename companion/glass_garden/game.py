@@ -53,6 +53,14 @@ class Pending:
 
     step: Step
     source: int
+    # the hash, worked out once: every state's hash takes in its pending steps
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.step, self.source)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +73,17 @@ class State:
     used: frozenset[int] = frozenset()  # resources that paid during this growing step
     protected: int = 0  # bit p: plant p cannot be damaged this turn
     pending: tuple[Pending, ...] = ()
-    # the hash, worked out once: states are looked up in many tables during a search
-    _hash: int = field(init=False, repr=False, compare=False, default=0)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.garden, self.turn, self.phase,
-                                                self.actions_left, self.used, self.protected,
-                                                self.pending)))
+    # the hash, worked out once, when first asked for (-1: not yet; no hash is -1): states are
+    # looked up in many tables during a search, and many made on the way never are
+    _hash: int = field(init=False, repr=False, compare=False, default=-1)
 
     def __hash__(self) -> int:
-        return self._hash
+        h = self._hash
+        if h == -1:
+            h = hash((self.garden, self.turn, self.phase, self.actions_left, self.used,
+                      self.protected, self.pending))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     # -- the game interface -------------------------------------------------------------
     def legal_actions(self) -> list[Action]:

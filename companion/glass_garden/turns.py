@@ -25,6 +25,7 @@ from companion.glass_garden.game import (
 )
 
 if TYPE_CHECKING:
+    from companion.glass_garden.deck import Deck
     from companion.glass_garden.garden import Garden
 
 Path = tuple["Action", ...]
@@ -87,15 +88,31 @@ def _forget_spent(state: State) -> State:
     no soil plant's cost asks for. Within a growing step they only keep apart states with the
     same future (soil plants never come back, and the spent set is dropped at the step's end),
     so dropping them lets the search meet each such state once."""
-    if not state.used:
+    spent = state.used
+    if not spent:
         return state
-    deck, grown = state.deck, state.garden.grown
-    wanted = {card.cost for p, card in enumerate(deck.plants) if not grown >> p & 1}
-    if "any" in wanted:
+    keep = _still_wanted(state.deck, state.garden.grown)
+    if keep is None:
         return state
-    kinds = resource_kinds(deck)
-    used = frozenset(r for r in state.used if kinds[r] in wanted)
-    return state if len(used) == len(state.used) else state.changed(used=used)
+    used = spent & keep
+    return state if len(used) == len(spent) else state.changed(used=used)
+
+
+def _still_wanted(deck: Deck, grown: int) -> frozenset[int] | None:
+    """The resources of the kinds the soil plants' costs ask for (None: one asks for any
+    kind), worked out once per deck and grown set."""
+    table = _WANTED.get(id(deck))
+    if table is None or table[0] is not deck:
+        table = _WANTED[id(deck)] = (deck, {})
+    hit = table[1].get(grown, False)
+    if hit is False:
+        wanted = {card.cost for p, card in enumerate(deck.plants) if not grown >> p & 1}
+        hit = table[1][grown] = None if "any" in wanted else frozenset(
+            r for r, kind in resource_kinds(deck).items() if kind in wanted)
+    return hit
+
+
+_WANTED: dict[int, tuple[Deck, dict[int, frozenset[int] | None]]] = {}
 
 
 def _dark_turn_outcomes(state: State) -> dict[State, Path]:
