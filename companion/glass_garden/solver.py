@@ -9,12 +9,11 @@ seconds does not depend on how long it was given (one long run measures every sh
 
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
-2. beam searches of widths :data:`BEAM_WIDTHS` (after the *hunts* of :data:`HUNT_WIDTHS`, off,
-   which keep only states whose bound reaches the game's maximum), ranking states by
-   :func:`bound.guess` and keeping only states whose :func:`bound.upper_bound` beats the best
-   plan. They expand turns *lightly* (:func:`expand.outcomes` with ``growers``): the actions
-   step in full, but the growing step only from the :data:`GROWERS` most promising gardens
-   (the growing sequences are most of a full expansion's cost);
+2. beam searches of widths :data:`BEAM_WIDTHS`, ranking states by :func:`bound.guess` and
+   keeping only states whose :func:`bound.upper_bound` beats the best plan. They expand turns
+   *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
+   growing step only from the :data:`GROWERS` most promising gardens (the growing sequences
+   are most of a full expansion's cost);
 3. a depth-first branch and bound over whole turns with full expansions, children in ``guess``
    order, cutting every state whose bound cannot beat the best plan, with a transposition table
    of states searched to the end (a state is settled also when one with the same garden and a
@@ -81,13 +80,6 @@ class Result:
 
 #: The beam searches' widths, in order (each a whole beam; the next one only when time is left).
 BEAM_WIDTHS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128)
-#: A beam of width w may first fill its next layer with at most max(2, w // BEAM_SHARE)
-#: children of any one state, best guess first, then with the best of those passed over if
-#: room is left (None: the w best by guess whatever their parents). Off: at 2.5 CPU s, in the
-#: same run conditions (load 22-27), 4 proved 11/21 against 7/21 on the deals tuned on (seeds
-#: 10-29), 24/31 either way on seeds 30-49, and 26/40 against 30/40 on the issue's 40 deals
-#: (mean 15.32 against 15.60), so no gain; it did find 16s no other run had (Ant 1, 6, 9, 10).
-BEAM_SHARE: int | None = None
 #: Gardens after the actions step that :func:`sketch_turn` finishes and compares.
 SKETCH_TRIES = 4
 #: Gardens after the actions step whose growing step a beam explores (see the module's text).
@@ -98,12 +90,10 @@ GROWERS = 16
 
 @dataclass(frozen=True)
 class Beam:
-    """One beam search of the ladder: its width, how many children of one state its layers
-    take first (``share``: the divisor of :data:`BEAM_SHARE`, None for the best by guess
-    whatever their parents) and the gardens whose growing step its light expansions explore."""
+    """One beam search of the ladder: its width and the gardens whose growing step its light
+    expansions explore."""
 
     width: int
-    share: int | None = None
     growers: int = GROWERS
 
 
@@ -112,22 +102,7 @@ class Beam:
 #: same run conditions): 16 then 8 growers at each width proved 23/40 against 18/40 on Ant and
 #: Worm seeds 10-29, but 88/120 against 89/120 on the issue's 40 and seeds 30-49 (27 against 30
 #: of the 40); 8 growers only at widths 1-4: 21/40 against 18/40, then 79/120 against 87/120.
-BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, BEAM_SHARE, GROWERS) for w in BEAM_WIDTHS)
-#: Beams that keep only children whose bound reaches the game's maximum (a "hunt" for a 16: the
-#: best plan is proven the moment one is found, as the root's bound is 16 on every deal left
-#: unproven), run before the plain ladder, widths in order. Off (empty): a plain beam follows
-#: the best guess down to children whose bound is 15 and below and misses 16s a hunt of the
-#: same width finds (Fly 20: plain width 1 scores 14, the hunt 16 at 0.3 CPU s; on the 65 deals
-#: `1b25cde` left unproven at 2.5 CPU s, 0/65 -> 7/65 proven, run at once at load 30-35), but
-#: the hunts delay the plain beam of width 8, whose 16s come at 1.9-2.5 s: all 200 deals at 2.5
-#: CPU s, run at once (load 14-30), 130/200 -> 128/200 with hunts 1, 2, 4 (mean 15.295 either
-#: way; at 0.5 s 34 -> 47 proven but mean 13.35 -> 13.11), and hunts 1, 2 fewer still; hunts
-#: 1, 2 in place of the plain beams 1, 2: 115/200 -> 117/200 (noise: the old solver alone gave
-#: 130, 126 and 115 in three runs), mean at 0.5 s 13.05 -> 12.43.
-HUNT_WIDTHS: tuple[int, ...] = ()
-#: The score a hunting beam's leaves must beat (their sunlight searches cut below it): -1 for
-#: the best plan's score, as the plain beams.
-HUNT_ALPHA = -1
+BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, GROWERS) for w in BEAM_WIDTHS)
 #: Kept for callers: below this many seconds a plan used to be cut short. The anytime solver
 #: has a whole plan within milliseconds, whatever the time.
 QUICK_SECONDS = 0.2
@@ -416,12 +391,9 @@ class Solver(Search):
         return self.best.score >= min(MAX_SCORE, self.bound(self.root))
 
     # -- stage 2: beams -----------------------------------------------------------------
-    def beam(self, width: int, share_by: int | None = BEAM_SHARE, growers: int = GROWERS,
-             hunt: bool = False) -> None:
-        """One beam search from the root (``hunt``: keep only children whose bound reaches
-        :data:`MAX_SCORE`, the leaves searched against :data:`HUNT_ALPHA` at least)."""
+    def beam(self, width: int, growers: int = GROWERS) -> None:
+        """One beam search from the root."""
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
-        share = width if share_by is None else max(2, width // share_by)
         guesses = self.guesses
         while layer:
             # each child's parent (its index in the layer) and path: its chain is made only
@@ -429,10 +401,8 @@ class Solver(Search):
             nxt: dict[State, tuple[int, Path]] = {}
             for i, (state, chain) in enumerate(layer):
                 if state.phase in (SUNLIGHT, OVER):
-                    alpha = max(self.alpha(), HUNT_ALPHA) if hunt else self.alpha()
-                    self.offer(plan_through(self, chain, state, alpha),
-                               f"{'hunt' if hunt else 'beam'} {width}"
-                               f"{'' if share_by is None else 's'}/{growers}")
+                    self.offer(plan_through(self, chain, state, self.alpha()),
+                               f"beam {width}/{growers}")
                     continue
                 for child, path in self.light(state, growers):
                     if child not in nxt:
@@ -442,22 +412,9 @@ class Solver(Search):
             ranked = sorted(nxt.items(), key=lambda kv: -(
                 guesses[kv[0]] if kv[0] in guesses else self.guess(kv[0])))
             assert self.best is not None
-            floor = max(self.best.score, MAX_SCORE - 1) if hunt else self.best.score
+            floor = self.best.score
             kept: list[tuple[State, tuple[int, Path]]] = []
-            taken: dict[int, int] = {}
-            passed: list[tuple[State, tuple[int, Path]]] = []
             for kv in ranked:  # the bound only for as many as the beam keeps
-                if len(kept) == width:
-                    break
-                i = kv[1][0]
-                if taken.get(i, 0) >= share:
-                    passed.append(kv)  # taken later if the layer is not full
-                    continue
-                self.check_time()
-                if self.bound(kv[0]) > floor:
-                    kept.append(kv)
-                    taken[i] = taken.get(i, 0) + 1
-            for kv in passed:
                 if len(kept) == width:
                     break
                 self.check_time()
@@ -563,14 +520,10 @@ class Solver(Search):
             if dark:
                 self.offer(sketch_plan(self.root, self.check_time), "sketch", POLISH_FIRST)
                 limit, self.sun.node_limit = self.sun.node_limit, BEAM_SUN_NODES
-                for width in HUNT_WIDTHS:
-                    if self.done() or self.bound(self.root) < MAX_SCORE:
-                        break
-                    self.beam(width, hunt=True)
                 for beam in BEAM_LADDER:
                     if self.done():
                         break
-                    self.beam(beam.width, beam.share, beam.growers)
+                    self.beam(beam.width, beam.growers)
                 self.sun.node_limit = limit
                 self.unproven = 0  # the beams' cut searches prove nothing: the pass redoes them
                 if not self.done():

@@ -177,31 +177,3 @@ def test_light_expansions_of_each_growers_count_are_kept_apart() -> None:
     assert {k for k, _ in few} <= {k for k, _ in more}
     assert set(dict(few)) == set(expand.outcomes(s, growers=8))
     assert search.light(s, 8) is few and search.light(s, 16) is more
-
-
-def test_a_hunting_beam_expands_only_states_that_may_still_score_the_most() -> None:
-    """A hunt (``Solver.beam(..., hunt=True)``) keeps only children whose bound reaches the
-    game's maximum; its plans are whole and legal. On Fly 20 the hunt of width 1 finds the 16
-    that the plain beam of width 1 misses (it follows a child whose bound is 15)."""
-    from companion.glass_garden.scoring import MAX_SCORE
-    from companion.glass_garden.solver import Solver, quick_plan
-
-    expanded = []
-
-    class Watched(Solver):
-        def light(self, state, growers=16):  # type: ignore[no-untyped-def]
-            expanded.append(state)
-            return super().light(state, growers)
-
-    s = new_game(load_deck(), "Fly", seed=20)
-    solver = Watched(s)
-    solver.best = quick_plan(s)
-    solver.beam(1, hunt=True)
-    assert len(expanded) == 9
-    assert all(upper_bound(state) >= MAX_SCORE for state in expanded)
-    assert solver.best.score == MAX_SCORE
-    assert replay(s, solver.best.turns).score() == MAX_SCORE
-    plain = Solver(s)
-    plain.best = quick_plan(s)
-    plain.beam(1)
-    assert plain.best.score < MAX_SCORE
