@@ -439,10 +439,9 @@ def _closer_look(model: Model, cache: Cache, detailed: Callable[[], np.ndarray],
     """The close calls ``asks`` (from :func:`_rerank`) at full detail, with the faces
     blurred as the photo is, motion and all (see :mod:`close_calls`), on the fine view
     smoothed by DETAIL_SMOOTH (``detailed`` gives it)."""
-    detail_view = detailed()
     if not asks:
         return {}
-    answers = closer_looks(model, cache, detail_view, [ask for _, ask in asks], tside,
+    answers = closer_looks(model, cache, detailed(), [ask for _, ask in asks], tside,
                            blur.scaled(FINE * DETAIL / tside))
     # the refitted look only confirms the first look's name (close_calls.LOCAL_CONFIRM)
     return {i: confirmed(look, tiles[i][0][2])
