@@ -107,6 +107,7 @@ HAZE_TERMS = _haze_terms(DETAIL)
 HAZE_FIT_TERMS = HAZE_TERMS.reshape(DETAIL, DETAIL, -1)[::2, ::2].reshape(
     -1, HAZE_TERMS.shape[1]).copy()
 _HAZE_FIT_TERMS_3 = np.repeat(HAZE_FIT_TERMS[:, :, None], 3, axis=2)  # each term per colour
+_HAZE_RIDGE = np.eye(2 * HAZE_TERMS.shape[1], dtype=np.float32) * 1e-3  # as_seen's ridge
 
 #: The thickest veil of glare a closer look allows (a share of even light on top of the
 #: print). The first look stops at MAX_HAZE (0.4), past which too little print is left to
@@ -153,8 +154,10 @@ def as_seen(face: np.ndarray, patch: np.ndarray) -> np.ndarray:
     # per colour beforehand and the weights per term, the products the same)
     terms = _HAZE_FIT_TERMS_3 * np.repeat(w[:, None, :], m, axis=1)
     blocks = (phi.T @ terms.reshape(len(phi), -1)).reshape(m, m, 3)
-    gram = np.block([[blocks[..., 0], blocks[..., 1]], [blocks[..., 1], blocks[..., 2]]])
-    gram += np.eye(2 * m, dtype=np.float32) * 1e-3
+    gram = np.empty((2 * m, 2 * m), blocks.dtype)  # the blocks laid out (as np.block would)
+    gram[:m, :m], gram[:m, m:] = blocks[..., 0], blocks[..., 1]
+    gram[m:, :m], gram[m:, m:] = blocks[..., 1], blocks[..., 2]
+    gram += _HAZE_RIDGE
     rhs = (phi.T @ np.stack([moment(u, r), moment(some, r)], axis=1)).T.reshape(-1)
     coef = np.linalg.solve(gram, rhs)
     h = np.clip(HAZE_TERMS @ coef[:m], 0.0, VEIL_MAX)[:, None]
@@ -288,6 +291,10 @@ def _where(weight: np.ndarray) -> tuple[int, int, int, int]:
     return x, y, x + w, y + h
 
 
+_EYE_3 = np.eye(3, dtype=np.float32)
+_REFIT_RIDGE = np.eye(9, dtype=np.float32) * 1e-4  # refit's ridge (per colour)
+
+
 def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.ndarray:
     """Each of ``faces`` (n, DETAIL, DETAIL, 3, as seen) refitted to the photo's ``patch``
     in the window ``rows`` x ``cols``: moved by a fraction of a pixel (at most
@@ -322,7 +329,7 @@ def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.
         return mid + (design @ coef[:, :, None]).reshape(mid.shape)
     flat = a.reshape(n, -1, 3)
     # the normal equations: the three shared terms, then an offset and a gain per colour
-    eye = np.eye(3, dtype=np.float32)
+    eye = _EYE_3
     gram = np.zeros((n, 9, 9), np.float32)
     gram[:, :3, :3] = flat.transpose(0, 2, 1) @ flat
     gram[:, :3, 3:6] = a.sum(axis=1).transpose(0, 2, 1)
@@ -332,7 +339,7 @@ def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.
     gram[:, 6:9, 6:9] = eye * (m * m).sum(axis=1)[:, None, :]
     gram[:, 3:, :3] = gram[:, :3, 3:].transpose(0, 2, 1)
     gram[:, 6:9, 3:6] = gram[:, 3:6, 6:9]
-    gram += np.eye(9, dtype=np.float32) * 1e-4
+    gram += _REFIT_RIDGE
     rhs = np.concatenate([(flat.transpose(0, 2, 1) @ r.reshape(n, -1, 1))[..., 0],
                           r.sum(axis=1), (m * r).sum(axis=1)], axis=1)
     coef = np.linalg.solve(gram.astype(np.float64), rhs[..., None].astype(np.float64))
