@@ -21,10 +21,10 @@ from companion.glass_garden.actions import Done, Move, Shift
 from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
-from companion.glass_garden.fertile_zone import _packed
+from companion.glass_garden.fertile_zone import _ADD, _KIND_SETS, _TOPS, _ZONE, _packed
 from companion.glass_garden.game import ACTIONS, GROW, SUNLIGHT, SUNLIGHT_TURN, State
 from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden
-from companion.glass_garden.payable import groups_of, kinds_of, lent_of
+from companion.glass_garden.payable import groups_of, lent_of
 from companion.glass_garden.turns import Path, _explore
 
 #: How many states the expansion makes between two calls of ``tick``.
@@ -51,6 +51,7 @@ def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
     start: Key = (g.cols, g.rows)
     reached: dict[Key, Path] = {start: ()}
     frontier: list[tuple[Key, Path]] = [(start, ())]
+    moved_rows: dict[tuple[int, ...], list[tuple[tuple[int, ...], Move]]] = {}
     for _ in range(state.actions_left):
         nxt: list[tuple[Key, Path]] = []
         for (cols, rows), path in frontier:
@@ -68,20 +69,28 @@ def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
                         moved_cols = (*cols[:e], p, *cols[e:c], *cols[c + 1:])
                     key = (moved_cols, rows)
                     if key not in reached:
-                        reached[key] = after = (*path, Shift(p, e - c))
+                        reached[key] = after = (*path, _SHIFTS[p][e - c])
                         nxt.append((key, after))
                     e += d
-            # moves: each plant up, then down
-            for p in range(8):
-                r = rows[p]
-                for dy in (-1, 1):
-                    if 0 <= r + dy <= 2:
-                        key = (cols, (*rows[:p], r + dy, *rows[p + 1:]))
-                        if key not in reached:
-                            reached[key] = after = (*path, Move(p, dy))
-                            nxt.append((key, after))
+            # moves: each plant up, then down (the rows they give worked out once per rows)
+            moves = moved_rows.get(rows)
+            if moves is None:
+                moves = moved_rows[rows] = [
+                    ((*rows[:p], r + dy, *rows[p + 1:]), _MOVES[p][dy > 0])
+                    for p, r in enumerate(rows) for dy in (-1, 1) if 0 <= r + dy <= 2]
+            for new_rows, move in moves:
+                key = (cols, new_rows)
+                if key not in reached:
+                    reached[key] = after = (*path, move)
+                    nxt.append((key, after))
         frontier = nxt
     return reached
+
+
+#: The actions step's moves and shifts, made once (values: equal to any made anew)
+_MOVES = [(Move(p, -1), Move(p, 1)) for p in range(8)]
+_SHIFTS = [{steps: Shift(p, steps) for steps in range(-COLUMNS + 1, COLUMNS) if steps}
+           for p in range(8)]
 
 
 def after_actions(state: State, tick: Tick = _no_tick) -> dict[Garden, Path]:
@@ -211,6 +220,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     # most gardens of the actions step meet another's after the damage, and are skipped
     # before a state is made
     stepped: set[Key] = set()
+    lends: dict[tuple[int, ...], tuple[int, ...]] = {}  # by plant, and 0 for the critter (-1)
     actions_left = state.actions_left
     done = Done()
     next_groups = None if last else groups_of(k + 1)
@@ -219,7 +229,16 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             tick()
         cols, rows = key
         left = actions_left - len(path)  # the path's Done, when left, is added when needed
-        kinds = kinds_of(lent, groups, cols, rows) if soil else _NONE
+        if soil:  # payable.kinds_of, inline, with what each plant lends by rows made once
+            v = lends.get(rows)
+            if v is None:
+                v = lends[rows] = (*[lent[p][r] for p, r in enumerate(rows)], 0)
+            hits = 0
+            for a, b, c in groups:
+                hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
+            kinds = _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
+        else:
+            kinds = _NONE
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
         if can_grow and growers is None:
             explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
@@ -241,8 +260,16 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             nxt = State(table, Garden(after, hurt, grown, glass, 1 - side), turn + 1)
             if guesses is not None and nxt not in out:
                 assert next_groups is not None
-                after_kinds = (kinds_of(lent, next_groups, after, hurt)
-                               if grown != 0xFF else frozenset())
+                if grown != 0xFF:  # payable.kinds_of, as above
+                    v = lends.get(hurt)
+                    if v is None:
+                        v = lends[hurt] = (*[lent[p][r] for p, r in enumerate(hurt)], 0)
+                    hits = 0
+                    for a, b, c in next_groups:
+                        hits |= v[after[a]] + v[after[b]] + v[after[c]] + _ADD
+                    after_kinds = _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
+                else:
+                    after_kinds = _NONE
                 guesses[nxt] = guess_of(hurt, after_kinds)
         if nxt not in out:
             out[nxt] = (*path, done, done) if left else (*path, done)
