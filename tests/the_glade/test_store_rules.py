@@ -39,3 +39,17 @@ def test_a_loose_drawing_names_a_counter_with_an_outline_or_a_close_fit_and_hue(
 ])
 def test_a_close_fit_without_a_drawing_is_no_faint_counter(scores: dict, thing: bool) -> None:
     assert _Look._a_thing(StoreThing((0.0, 0.0), None, distances=scores)) is thing
+
+
+@pytest.mark.parametrize(("tint", "thing"), [
+    # places on nothing that hue alone made doubts on tuning photos: a red table's grain
+    # (family 5), the store's edge beside the board (family 41)
+    (4.77, False), (6.02, False),
+    # a counter of another hue than the table's
+    (7.5, True), (32.3, True),
+])
+def test_a_hue_alone_makes_a_thing_only_well_past_the_tables_own(tint: float,
+                                                                 thing: bool) -> None:
+    from companion.the_glade.recognition.store import _tinted
+
+    assert _tinted(StoreThing((0.0, 0.0), None, distances={"tint": tint})) is thing
