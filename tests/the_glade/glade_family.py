@@ -24,12 +24,14 @@ def glade_family(family: int, matches: bool = True) -> tuple[Pack, GladePack, Gl
     return pack, glade, build_glade_model(pack, glade)
 
 
-def one_counter_photo(pack: Pack, glade: GladePack, item: dict
+def one_counter_photo(pack: Pack, glade: GladePack, item: str | dict
                       ) -> tuple[np.ndarray, dict, np.ndarray, float]:
-    """A forest photo with ``item`` alone in the store (no glare, no clutter), its truth, and
-    where the counter lies in the photo: its centre and radius in photo pixels."""
+    """A forest photo with ``item`` (a counter's name, or a match counter) alone in the store
+    (no glare, no clutter), its truth, and where the counter lies in the photo: its centre
+    and radius in photo pixels."""
     forest = random_forest(np.random.default_rng(2), pack.boards[0].geometry, pack)
-    photo, truth = render_forest_photo(pack, glade, forest, [], [item], 21,
+    counters, matches = ([], [item]) if isinstance(item, dict) else ([item], [])
+    photo, truth = render_forest_photo(pack, glade, forest, counters, matches, 21,
                                        spoil=Degradations(glare=False, clutter=False))
     hm = np.array(truth["homography"])
     at = truth["store_at"][0]["at"]

@@ -6,17 +6,13 @@ of the table's hue and smooth, is nothing (store.USE_GLARE)."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from glade_family import glade_family, one_counter_photo
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_polar import _veil_basis, unveiled
-from companion.the_glade.recognition.glade_sim import render_forest_photo
-from companion.the_glade.recognition.sim import random_forest
 from companion.the_glade.recognition.store import StoreThing, _glare, read_store
-from companion.vision.sim import Degradations
 
 #: A family nobody tuned on (tuning used families 1-8 and 41-64; the benchmark records
 #: from 1000 on).
@@ -37,27 +33,12 @@ def _spot(photo: np.ndarray, centre: tuple[float, float], radius: float, peak: f
     return np.clip(photo.astype(np.float32) + grey[..., None], 0, 255).astype(np.uint8)
 
 
-def _one_counter(pack, glade, item: str | dict) -> tuple[np.ndarray, dict, np.ndarray, float]:
-    """A forest photo with ``item`` (a counter's name, or a match counter) alone in the
-    store, no glare, no clutter: its truth, the counter's centre and radius (photo px)."""
-    if isinstance(item, dict):
-        return one_counter_photo(pack, glade, item)
-    forest = random_forest(np.random.default_rng(2), pack.boards[0].geometry, pack)
-    photo, truth = render_forest_photo(pack, glade, forest, [item], [], 21,
-                                       spoil=Degradations(glare=False, clutter=False))
-    hm = np.array(truth["homography"])
-    at = truth["store_at"][0]["at"]
-    c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
-    e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
-    return photo, truth, c, float(np.hypot(*(e - c)))
-
-
 def _read_with_spot(family, item: str | dict, off: float, size: float, peak: float
                     ) -> dict:
     """The store fields of a photo of ``item`` alone with a glare spot ``off`` radii to its
     right (and a little up), ``size`` radii wide, ``peak`` grey levels at its middle."""
     pack, glade, model = family
-    photo, truth, c, r = _one_counter(pack, glade, item)
+    photo, truth, c, r = one_counter_photo(pack, glade, item)
     photo = _spot(photo, (c[0] + off * r, c[1] - 0.3 * off * r), size * r, peak)
     board = pack.boards[0]
     return read_store(model, (board.image.shape[1], board.image.shape[0]),
