@@ -224,21 +224,24 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     actions_left = state.actions_left
     done = Done()
     next_groups = None if last else groups_of(k + 1)
+
+    def kinds_of(cols: tuple[int, ...], rows: tuple[int, ...],
+                 groups: list[tuple[int, ...]]) -> frozenset[str]:
+        # payable.kinds_of on tuples, with what each plant lends by rows made once
+        v = lends.get(rows)
+        if v is None:
+            v = lends[rows] = (*[lent[p][r] for p, r in enumerate(rows)], 0)
+        hits = 0
+        for a, b, c in groups:
+            hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
+        return _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
+
     for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
             tick()
         cols, rows = key
         left = actions_left - len(path)  # the path's Done, when left, is added when needed
-        if soil:  # payable.kinds_of, inline, with what each plant lends by rows made once
-            v = lends.get(rows)
-            if v is None:
-                v = lends[rows] = (*[lent[p][r] for p, r in enumerate(rows)], 0)
-            hits = 0
-            for a, b, c in groups:
-                hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
-            kinds = _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
-        else:
-            kinds = _NONE
+        kinds = kinds_of(cols, rows, groups) if soil else _NONE
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
         if can_grow and growers is None:
             explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
@@ -260,16 +263,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             nxt = State(table, Garden(after, hurt, grown, glass, 1 - side), turn + 1)
             if guesses is not None and nxt not in out:
                 assert next_groups is not None
-                if grown != 0xFF:  # payable.kinds_of, as above
-                    v = lends.get(hurt)
-                    if v is None:
-                        v = lends[hurt] = (*[lent[p][r] for p, r in enumerate(hurt)], 0)
-                    hits = 0
-                    for a, b, c in next_groups:
-                        hits |= v[after[a]] + v[after[b]] + v[after[c]] + _ADD
-                    after_kinds = _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
-                else:
-                    after_kinds = _NONE
+                after_kinds = kinds_of(after, hurt, next_groups) if grown != 0xFF else _NONE
                 guesses[nxt] = guess_of(hurt, after_kinds)
         if nxt not in out:
             out[nxt] = (*path, done, done) if left else (*path, done)
