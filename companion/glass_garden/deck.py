@@ -11,7 +11,7 @@ and the field.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -131,12 +131,19 @@ class Deck:
     plants: tuple[Plant, ...]
     critters: tuple[Critter, ...]
     glass: tuple[Glass, ...]  # in GLASS_POSITIONS order
+    # each plant's index by its name in lower case: effects name their plant on every use
+    _index: dict[str, int] = field(init=False, repr=False, compare=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {})
+        for i, p in enumerate(self.plants):
+            self._index.setdefault(p.name.lower(), i)
 
     def plant_index(self, name: str) -> int:
-        for i, p in enumerate(self.plants):
-            if p.name.lower() == name.lower():
-                return i
-        raise KeyError(name)
+        try:
+            return self._index[name.lower()]
+        except KeyError:
+            raise KeyError(name) from None
 
     def critter(self, name: str) -> Critter:
         for c in self.critters:

@@ -29,7 +29,7 @@ from companion.glass_garden.garden import BOTTOM, TOP
 from companion.glass_garden.growing import grow_plant
 
 if TYPE_CHECKING:
-    from companion.glass_garden.deck import Deck, Step
+    from companion.glass_garden.deck import Step
     from companion.glass_garden.game import Pending, State
 
 
@@ -49,23 +49,12 @@ def targets(state: State, step: Step, source: int) -> list[int]:
         else:
             found = list(g.adjacent(source))
     else:
-        found = [_plant_index(state.deck, sel)]
+        found = [state.deck.plant_index(sel)]
     if step.only == "soil":
         found = [p for p in found if not g.is_grown(p)]
     elif step.only == "succulent":
         found = [p for p in found if g.is_grown(p)]
     return found
-
-
-def _plant_index(deck: Deck, name: str) -> int:
-    """``deck.plant_index(name)``, remembered (an effect names its plant on every use)."""
-    hit = _INDEX.get((id(deck), name))
-    if hit is None or hit[0] is not deck:
-        hit = _INDEX[(id(deck), name)] = (deck, deck.plant_index(name))
-    return hit[1]
-
-
-_INDEX: dict[tuple[int, str], tuple[Deck, int]] = {}
 
 
 def _glass_choices(state: State, step: Step, source: int) -> list[int]:
