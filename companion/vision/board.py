@@ -91,7 +91,9 @@ class BoardFinder:
         self.still = still                             # where no piece ever lies (uint8 0/255)
         #: why the last :meth:`locate` found no board, in words ("" after a find)
         self.miss = ""
-        #: the dense alignment's reference and mask at each level's size (:meth:`_level`)
+        #: the dense alignment's reference in float32 (:meth:`_template`), and it and the
+        #: mask at each level's size (:meth:`_level`), made once
+        self._float: np.ndarray | None = None
         self._levels: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
@@ -237,16 +239,17 @@ class BoardFinder:
 
     def _template(self) -> np.ndarray:
         """The reference in float32, as the dense alignment compares it (made once)."""
-        return self._level((self.reference.shape[1], self.reference.shape[0]))[0]
+        if self._float is None:
+            self._float = self.reference.astype(np.float32)
+        return self._float
 
     def _level(self, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """The reference (float32) and where no piece lies, resized to ``size`` for one level
         of the dense alignment: the same for every photo, so made once per size."""
         found = self._levels.get(size)
         if found is None:
-            template = self.reference.astype(np.float32)
             found = self._levels[size] = (
-                cv2.resize(template, size, interpolation=cv2.INTER_AREA),
+                cv2.resize(self._template(), size, interpolation=cv2.INTER_AREA),
                 cv2.resize(self.still, size, interpolation=cv2.INTER_NEAREST))
         return found
 
