@@ -116,7 +116,7 @@ AGREED_MARGIN = 0.2      # ... if its margin is at least this
 STRONG_CLEARNESS = 0.8   # a closer look this clear overrules a first look that named another,
 STRONG_MARGIN = 0.3      # ... if its margin is at least this
 MAX_NOISE = 1.0          # no closer look is sure with more misfit than this
-#: Weigh a close call's faces refitted round where they differ (detail.differ_all), not as
+#: Weigh a close call's faces refitted round where they differ (detail.differ_refitted), not as
 #: placed for the whole tile (detail.differ), with the refitted look only confirming
 #: (LOCAL_CONFIRM, :func:`confirmed`): it counts where it names the face that the look with the
 #: faces as placed and the first look both name (looser variants, either of the two or one
@@ -235,7 +235,7 @@ def _verdict(found: list[Candidate], at: tuple[float, float, float] | None = Non
     placed kept beside it with LOCAL_CONFIRM)."""
     if not LOCAL_FIT:
         return _best(found, {}, at)
-    # the pairs refitted (detail.differ_all), each worked out only when _best asks for it
+    # the pairs refitted (detail.differ_refitted), each worked out only when _best asks for it
     # (the pairs its best face is in: of three candidates' three pairs, mostly two); the
     # pairs weighed as placed on the way, and the weights of those refitted, kept for the
     # look as placed

@@ -10,7 +10,7 @@ the candidates are compared on the pixels where their faces differ, weighted by
 how much they differ: the rest of the tile (the creature they share, the rim) says nothing
 about which of them it is, and only adds its misfit.
 
-:func:`differ_all` (on: ``close_calls.LOCAL_FIT``; its look only confirms, ``LOCAL_CONFIRM``)
+:func:`differ_refitted` (on: ``close_calls.LOCAL_FIT``; its look only confirms, ``LOCAL_CONFIRM``)
 first refits each candidate face round where two differ (:func:`refit`: a fraction of a
 pixel's move, a little blur, a gain and offset per colour), for a small icon that the whole
 tile's placing and light leave off.
@@ -263,7 +263,7 @@ def differ(first: Candidate, second: Candidate,
     return e1, e2, max(gap, 1e-9), clipped
 
 
-#: :func:`differ_all` refits the candidate faces in a window LOCAL_PAD detail px wider than
+#: :func:`differ_refitted` refits the candidate faces in a window LOCAL_PAD detail px wider than
 #: where they differ.
 LOCAL_PAD = 5
 #: A gain and an offset per colour in :func:`refit`, else one of each for all three colours
@@ -349,10 +349,11 @@ def refit(faces: np.ndarray, patch: np.ndarray, rows: slice, cols: slice) -> np.
     return mid + moved + coef[:, None, None, 3:6] + coef[:, None, None, 6:9] * mid
 
 
-def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | None] | None = None,
-               weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
-               ) -> dict[tuple[int, int], Differ | None]:
-    """:func:`differ` of every two of ``found`` (by their indexes, the lower first; the
+def differ_refitted(found: list[Candidate], i: int, j: int,
+                    plain: dict[tuple[int, int], Differ | None] | None = None,
+                    weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
+                    ) -> Differ | None:
+    """:func:`differ` of ``found``'s candidates ``i`` and ``j`` (``i`` below ``j``; the
     candidates of :func:`compare_on`, on one patch), with both faces refitted to the photo
     round where they differ (:func:`refit`) before their misfits there are measured: in a
     window LOCAL_PAD wider than where their difference's weight is at least LOCAL_AT of its
@@ -362,17 +363,9 @@ def differ_all(found: list[Candidate], plain: dict[tuple[int, int], Differ | Non
     elsewhere on the tile into every pair's refit (tuning close calls: 69 looks wrong of
     860, not 51). The pairs weighed as placed are also put in ``plain`` when given (they
     are the look as placed's too: close_calls.LOCAL_CONFIRM), and the refitted pairs'
-    :func:`_weight` in ``weights`` (for :func:`differ` of them as placed)."""
-    return {(i, j): differ_refitted(found, i, j, plain, weights)
-            for i in range(len(found)) for j in range(i + 1, len(found))}
-
-
-def differ_refitted(found: list[Candidate], i: int, j: int,
-                    plain: dict[tuple[int, int], Differ | None] | None = None,
-                    weights: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
-                    ) -> Differ | None:
-    """:func:`differ_all`'s pair ``i``, ``j`` (``i`` below ``j``) alone: worked out only
-    when asked for (close_calls._best asks for the pairs its best face is in)."""
+    :func:`_weight` in ``weights`` (for :func:`differ` of them as placed). Worked out one
+    pair at a time, only when asked for (close_calls._best asks for the pairs its best face
+    is in)."""
     first, second = found[i], found[j]
     patch = found[0].patch  # (one patch for all: compare_on's candidates)
     side = patch.shape[0]
