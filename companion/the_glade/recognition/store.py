@@ -128,6 +128,18 @@ USE_GLARE = True
 GLARE_STANDS = 10.0
 GLARE_TINT = 1.0
 GLARE_DETAIL = 2.5
+#: A place with no hue of its own (below BLAND_TINT), no sharp print or rim (fine detail
+#: measured and below BLAND_DETAIL) and no counter's drawing (beyond BLAND_SHAPE) is the
+#: table's own (USE_BLAND): streaks of a streaky table, a soft bright patch, the board's
+#: edge. On tuning families 65-90 (15 photos each) these were 8 of the 12 doubts (7 of the
+#: 11 stores refused): hue 0.34-2.32, detail 1.31-2.09, drawing 0.71-1.06; of 1,394
+#: counters judged on tuning families 41-61 (photos 0-11) 4 had a hue below 3 (their detail
+#: 6.2 and up) and one a detail below 2.5 (a dark mouse blurred, hue 5.2); a counter faded
+#: to 30% of its contrast (a test) has hue 0.93, detail 2.06 but a drawing of 0.50-0.66.
+USE_BLAND = True
+BLAND_TINT = 2.5
+BLAND_DETAIL = 2.2
+BLAND_SHAPE = 0.7
 #: Two faces that fit almost alike (USE_PAIR) are told apart where they differ: each
 #: fitted at its own best place and angle, the faces blurred as the photo is, the
 #: difference of the two fits over twice the faces' own difference's power, +0.5 being the
@@ -139,6 +151,14 @@ GLARE_DETAIL = 2.5
 #: one at 0.06-0.09.
 USE_PAIR = True
 PAIR_LINEAR = 0.2
+#: ... and the other face is named when the comparison says it clearly (USE_PAIR_OTHER: at
+#: -PAIR_OTHER or below), its own fit within MAX_FIT: the comparison's sign says which face
+#: the counter is. On tuning families 41-61 (photos 0-11) the 59 counters compared so lay
+#: at -0.04-0.08 (both ways) or from 0.23 on with the best face right; the two tuning
+#: counters whose best face was the wrong one lay at -0.20 (families 1-8) and -0.43
+#: (family 71: acorn on maple taken for acorn on oak, a "which counter?" doubt).
+USE_PAIR_OTHER = True
+PAIR_OTHER = 0.3
 #: The second look (beside what was found) keeps things this many diameters from it.
 BESIDE = 0.85
 SURE_SHAPE = 0.35
@@ -437,8 +457,8 @@ class _Look:
                 veiled = self._unveil(f, stands, tints, kept, apart) if USE_UNVEIL else None
                 if veiled is not None:
                     thing, (x, y) = veiled
-                elif _glare(thing):
-                    continue  # a glare spot: bright, of the table's hue, smooth
+                elif _glare(thing) or _bland(thing):
+                    continue  # a glare spot, or the table's own: of its hue, smooth
                 else:
                     thing.name, thing.match = None, None
                     self.doubts.append((x, y))
@@ -507,6 +527,12 @@ class _Look:
             between = glade.polar.pair(self.fine, f.at, best, second)
             thing.distances["pair"] = round(between, 3)
             named = between >= PAIR_LINEAR
+            if (USE_PAIR_OTHER and between <= -PAIR_OTHER and d2 <= MAX_FIT
+                    and _drawn(d2, margin, thing.distances["shape"], edge, tint)):
+                thing.name, thing.match = glade.face_names[second], glade.face_matches[second]
+                thing.distances["fit"], thing.distances["second"] = (
+                    round(d2, 4), glade.face_names[best])
+                return thing, True
         return thing, named and _drawn(d1, margin, thing.distances["shape"], edge, tint)
 
     @staticmethod
@@ -539,6 +565,16 @@ def _glare(thing: StoreThing) -> bool:
     s = thing.distances
     return (USE_GLARE and s["stands"] >= GLARE_STANDS and s["tint"] < GLARE_TINT
             and s.get("detail", 0.0) < GLARE_DETAIL)
+
+
+def _bland(thing: StoreThing) -> bool:
+    """Whether an unnamed place is the table's own (USE_BLAND): no hue of its own
+    (BLAND_TINT), no sharp print or rim (its detail measured and below BLAND_DETAIL) and no
+    counter's drawing (beyond BLAND_SHAPE, colours aside)."""
+    s = thing.distances
+    detail = s.get("detail", 0.0)
+    return (USE_BLAND and s["tint"] < BLAND_TINT and 0.0 < detail < BLAND_DETAIL
+            and s["shape"] > BLAND_SHAPE)
 
 
 def _printed(thing: StoreThing) -> bool:
