@@ -11,7 +11,10 @@ Target (issue "The table service"): under 250 MB while scanning. Run:
 ``.venv/bin/python benchmarks/service_scanning.py`` (``--threads 1``: OpenCV on one thread,
 whose CPU time varies less with the machine's load than that of its threads summed;
 ``--stages``: also each stage's CPU time a scan, the mean over the scans; ``--scan-threads
-0``: the scan on one thread, none beside it).
+0``: the scan on one thread, none beside it). The enrolment and the scanning process run in
+the checkout this file lies in (their working directory, first on their import path), so a
+baseline is measured by running its own copy of this file (``git archive`` of it, then
+``python BASE/benchmarks/service_scanning.py``): PYTHONPATH alone does not reach them.
 """
 
 from __future__ import annotations
@@ -108,20 +111,24 @@ def main(argv: list[str] | None = None) -> None:
     games = root / "config" / "games" / "the-glade"
     with tempfile.TemporaryDirectory() as tmp:
         model = Path(tmp) / "model"
+        # (both run in this checkout: "-m" and "-c" put the working directory first on the
+        # import path, so run elsewhere they would measure whatever code lay there)
         subprocess.run([sys.executable, "-m", "companion", "enrol", "the-glade",
                         str(games / "sample-pack"), "--out", str(model)], check=True,
-                       stdout=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, cwd=root)
         lines = subprocess.run([sys.executable, "-c", CHILD, str(model),
                                 str(games / "photos"), str(args.threads),
                                 "1" if args.stages else "0", str(args.scan_threads)],
-                               check=True, capture_output=True, text=True).stdout.splitlines()
+                               check=True, capture_output=True, text=True,
+                               cwd=root).stdout.splitlines()
     out = lines[0].split()
     ready, peak, median, count = float(out[0]), float(out[1]), float(out[2]), int(out[3])
     cpu = float(out[4])
     threads = "all threads" if args.threads <= 0 else f"OpenCV on {args.threads} thread(s)"
     if args.scan_threads >= 0:
         threads += f", {args.scan_threads} scan thread(s) beside"
-    print(f"service scanning: {ready:.0f} MB resident with the model loaded, peak {peak:.0f} MB "
+    print(f"service scanning ({root}): {ready:.0f} MB resident with the model loaded, "
+          f"peak {peak:.0f} MB "
           f"over {count} scans (median {median:.2f} s a scan, {cpu:.2f} s of CPU, {threads}; "
           f"load average {os.getloadavg()[0]:.1f})")
     for line in lines[1:]:  # --stages: "stage MS LABEL"

@@ -81,20 +81,23 @@ def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
     (s*s booleans) limits the fit to some pixels, e.g. a round counter's disc. The fit is
     made on block means, which is as good for smooth light and much cheaper."""
     n, s = patches.shape[0], patches.shape[1]
-    flat = patches.reshape(n, s * s, 3).astype(np.float32)
+    # read only: no copy of float32 patches (every result below is a new array, divided and
+    # clipped in place: the same values as dividing and clipping into new arrays, with
+    # fewer patch-sized arrays alive at once)
+    flat = patches.reshape(n, s * s, 3).astype(np.float32, copy=False)
     if where is not None:
         lum = _luminance(flat)
         cut_at = _quantile_rows(lum[:, where], bright)[:, None]
         w = ((lum >= cut_at) & where[None]).astype(np.float32)
         gain = np.einsum("np,npc->nc", w, flat) / np.maximum(w.sum(axis=1), 1)[:, None]
-        return np.clip(flat / np.maximum(gain[:, None, :], 8.0), 0, 1.6).reshape(patches.shape)
+        return _clip(flat / np.maximum(gain[:, None, :], 8.0)).reshape(patches.shape)
     blocks, k = _blocks(patches)
     lum = _luminance(blocks)
     cut_at = _quantile_rows(lum, bright)[:, None]
     w = (lum >= cut_at).astype(np.float32)                # (n, b)
     if not plane:
         gain = np.einsum("nb,nbc->nc", w, blocks) / np.maximum(w.sum(axis=1), 1)[:, None]
-        return np.clip(flat / np.maximum(gain[:, None, :], 8.0), 0, 1.6).reshape(patches.shape)
+        return _clip(flat / np.maximum(gain[:, None, :], 8.0)).reshape(patches.shape)
     coarse = _design(s // k)                              # (b, 3), same frame as the patch
     wd = w[:, :, None] * coarse[None]                     # (n, b, 3)
     gram = np.einsum("nbi,bj->nij", wd, coarse, optimize=False)
@@ -104,7 +107,14 @@ def flatten_light(patches: np.ndarray, bright: float = 0.6, plane: bool = True,
     # the plane at every pixel: a stack of (pixels x 3) @ (3 x 3) products, far too small
     # for BLAS to spread over threads, so matmul is safe here (unlike the distances below)
     light = np.maximum(np.matmul(_design(s)[None], coef), 8.0)
-    return np.clip(flat / light, 0, 1.6).reshape(patches.shape)
+    if light.shape == flat.shape and light.dtype == flat.dtype:
+        return _clip(np.divide(flat, light, out=light)).reshape(patches.shape)
+    return _clip(flat / light).reshape(patches.shape)
+
+
+def _clip(light_free: np.ndarray) -> np.ndarray:
+    """``np.clip(light_free, 0, 1.6)`` written over its input (a new array of the caller's)."""
+    return np.clip(light_free, 0, 1.6, out=light_free)
 
 
 #: A colour channel this bright is clipped: its true value is unknown.
@@ -181,8 +191,8 @@ def describe(patches: np.ndarray, plane: bool = True,
     if patches.ndim == 3:
         patches = patches[None]
     out = flatten_light(patches, plane=plane, where=where)
-    if where is not None:
-        out = out * where.reshape(1, patches.shape[1], patches.shape[2], 1)
+    if where is not None:  # (flatten_light's result is a new array: masked in place)
+        out *= where.reshape(1, patches.shape[1], patches.shape[2], 1)
     return out.reshape(len(patches), -1)
 
 

@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
-from companion.the_glade.recognition.templates import BLURS_KEPT, DetailFaces
+import pytest
+
+from companion.the_glade.recognition.templates import (
+    BLURS_KEPT,
+    DETAIL_BLURS_KEPT,
+    DetailFaces,
+)
 
 
-def test_detail_faces_are_kept_for_the_last_blurs_only():
-    faces = DetailFaces()
-    blurs = [(float(k), 0.0, 0.0) for k in range(BLURS_KEPT + 3)]
+@pytest.mark.parametrize("kept", [None, 1, BLURS_KEPT])
+def test_detail_faces_are_kept_for_the_last_blurs_only(kept):
+    faces = DetailFaces(kept)
+    kept = DETAIL_BLURS_KEPT if kept is None else kept
+    blurs = [(float(k), 0.0, 0.0) for k in range(kept + 3)]
     for blur in blurs:
         for j in range(10):
             faces[(j, blur)] = j
-    assert len(faces) == 10 * BLURS_KEPT
-    assert {key[1] for key in faces} == set(blurs[-BLURS_KEPT:])
+    assert len(faces) == 10 * kept
+    assert {key[1] for key in faces} == set(blurs[-kept:])
 
 
 def test_a_detail_face_looked_up_keeps_its_blur():
-    faces = DetailFaces()
+    faces = DetailFaces(BLURS_KEPT)
     faces[(0, "a")] = 1
     for k in range(BLURS_KEPT - 1):
         faces[(0, k)] = 1

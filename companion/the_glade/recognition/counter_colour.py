@@ -69,14 +69,18 @@ class _Unclipped:
     vectors: np.ndarray
 
 
-#: The faces' unclipped colour vectors of the last few sets of faces met (one set per blur,
-#: see templates.blurred_counters), least recently used dropped: the same set comes back
-#: scan after scan, and a photo's light seldom clips the faces' colours (none of the SAMPLE
-#: or held-out family 1000 photos did), so each scan's making of them (about 6 ms, 864
-#: vectors of 1,200 values) is mostly a lookup, and the scan uses the kept array itself
-#: (4 MB a set: about 12 MB more at the service benchmark's peak, 4 blurs met in turn).
+#: The faces' unclipped colour vectors of the last sets of faces met (one set per blur, see
+#: templates.blurred_counters), least recently used dropped: the same set comes back scan
+#: after scan from a camera fixed above the table, and a photo's light seldom clips the
+#: faces' colours (none of the SAMPLE or held-out family 1000 photos did), so each scan's
+#: making of them (864 vectors of 1,200 values, 3.4 ms of CPU) is mostly a lookup, and the
+#: scan uses the kept array itself. Each set takes 4 MB all through a scan: with 4 kept, the
+#: service benchmark's four photos (four blurs met in turn) kept 16 MB of them, and its
+#: peak fell by 13 MB when these and the detail faces (templates.DETAIL_BLURS_KEPT) kept
+#: one blur's each, for about 6 ms more CPU a scan there (every scan there meets another
+#: blur than the last).
 _UNCLIPPED: dict[int, _Unclipped] = {}
-UNCLIPPED_KEPT = 4
+UNCLIPPED_KEPT = 1
 
 
 def _unclipped(faces: np.ndarray, mask: np.ndarray) -> _Unclipped:

@@ -29,7 +29,6 @@ from companion.the_glade.recognition.close_calls import (
     confirmed,
     misfit_z,
     rerank_all,
-    shifted_patches,
     template_gap,
 )
 from companion.the_glade.recognition.counter_colour import CounterColours, board_light
@@ -154,12 +153,9 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     # tiles: where they lie and how askew, on a second thread while the blur, the light and
     # the structure are measured (neither needs the other)
     posed = _beside(pose_search, gray, model.tile_pose, centres, round(TILE_SEARCH * CELL_PX))
-    # the fine view in float32 once, for its two smoothings (each conversion 7 MB, 2 ms);
-    # the closer look's on the second thread too
-    fine32 = fine.astype(np.float32)
-    detailed = _beside(cv2.GaussianBlur, fine32, (0, 0), DETAIL_SMOOTH)
-    smooth = cv2.GaussianBlur(fine32, (0, 0), SMOOTH)
-    del fine32
+    # the fine view smoothed in float32, in place (the same values as into a new array; each
+    # fine-view array is 7-9 MB, and the scan's peak memory is what they add up to)
+    smooth = _smoothed(fine, SMOOTH)
     hot = clipped(fine)
     sat, white = _clipped_shares(view, hot, clipped(fine, every=True), centres)
     empty = _empty_distances(cache, board, view, centres)
@@ -179,6 +175,16 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     asks = _rerank(cache, tset, smooth, tiles, close, tile_at, tile_angle, tside,
                    structure < BARE_STRUCTURE)
+    # the fine view as the closer look sees it: made only when it has something to look at,
+    # when it looks, and dropped once it has looked (not made at the start beside the
+    # smoothed view and kept to the end: 7-9 MB less at the scan's peak of memory; on this
+    # thread: made on the second, it was freed into that thread's malloc arena, which kept
+    # it, 4 MB more at the peak, and OpenCV spreads the smoothing over its own threads)
+    detailed = (lambda: _smoothed(fine, DETAIL_SMOOTH)) if asks else None
+    # the tiles' names are settled: what glare clips where they differ, and the clipped map
+    # is let go (a float32 map of the fine view)
+    tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
+    del hot
     # counters: on inner squares that are neither clearly a tile nor clearly empty, and on
     # bare-looking ones where a counter may hide
     inner = np.array([0 < sq.row < g.rows - 1 and 0 < sq.col < g.cols - 1 for sq in squares])
@@ -194,7 +200,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
               _beside(pose_search, view.astype(np.float32), model.counter_pose,
                       centres[search.idx], round(COUNTER_SEARCH * CELL_PX), True))
     looks = _closer_look(model, cache, detailed, tiles, asks, tside, measured.blur)
-    tile_clipped = _clipped_where_they_differ(tset, hot, tiles, tile_at, tile_angle, tside)
+    del detailed
     counters, tint, disc = _counters(model, smooth, centres, search, placed)
     pairs = _pair_verdicts(model, cache, fine, looks, tside)
     bright = _brightness(view, ref, gain, centres)
@@ -202,6 +208,14 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
         tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner,
         _partner_verdicts(model, cache, fine, looks, tside))
+
+
+def _smoothed(fine: np.ndarray, sigma: float) -> np.ndarray:
+    """``fine`` in float32 smoothed by a Gaussian of ``sigma`` px, made in place: the same
+    values as ``cv2.GaussianBlur(fine.astype(np.float32), (0, 0), sigma)``, in one array."""
+    out = fine.astype(np.float32)
+    cv2.GaussianBlur(out, (0, 0), sigma, dst=out)
+    return out
 
 
 BRIGHT_SIDE = CELL_PX * 0.6  # the middle of a square whose brightness is measured (working px)
@@ -217,17 +231,20 @@ def _brightness(view: np.ndarray, ref: np.ndarray, gain: np.ndarray | None,
     when the light could not be measured."""
     if gain is None:
         return None
-    # window sums (per colour) from integral images: every square in two quick passes
-    seen, bare = cv2.integral(view, sdepth=cv2.CV_64F), cv2.integral(ref, sdepth=cv2.CV_64F)
+    # window sums per colour, each square's window summed on its own in integers: exact, so
+    # the same values as from integral images in float64 (which took two 4.5 MB arrays at
+    # the scan's peak of memory)
     half = round(BRIGHT_SIDE / 2)
     h, w = view.shape[:2]
     x = np.clip(centres[:, 0].astype(int) + np.array([[-half], [half]]), 0, w)
     y = np.clip(centres[:, 1].astype(int) + np.array([[-half], [half]]), 0, h)
 
-    def window(total: np.ndarray) -> np.ndarray:
-        return total[y[1], x[1]] - total[y[0], x[1]] - total[y[1], x[0]] + total[y[0], x[0]]
+    def window(image: np.ndarray) -> np.ndarray:
+        return np.array([image[y0:y1, x0:x1].sum(axis=(0, 1), dtype=np.int64)
+                         for x0, x1, y0, y1 in zip(x[0], x[1], y[0], y[1], strict=True)],
+                        np.float64).reshape(len(centres), *image.shape[2:])
 
-    return window(seen).sum(axis=1) / np.maximum(window(bare) @ gain, 1.0)
+    return window(view).sum(axis=1) / np.maximum(window(ref) @ gain, 1.0)
 
 
 def _pair_verdicts(model: Model, cache: Cache, fine: np.ndarray,
@@ -412,10 +429,14 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
     there."""
     if not close:
         return []
-    # every shift of every close square described in one go
-    patches = np.concatenate([shifted_patches(smooth, at[i] * FINE, -angle[i], tside)
-                              for i, _ in close])
-    vecs = describe(patches).reshape(len(close), len(SHIFTS), -1)
+    # every shift of every close square cut and described in one go (the patches of
+    # close_calls.shifted_patches, square after square, cut straight into one array)
+    rows = [i for i, _ in close]
+    centres = (at[rows] * FINE)[:, None, :] + np.array([(dx, dy) for dx, dy, _ in SHIFTS],
+                                                        np.float64)
+    turns = -angle[rows][:, None] + np.array([da for _, _, da in SHIFTS], np.float64)
+    vecs = describe(cut_many(smooth, centres.reshape(-1, 2), turns.reshape(-1), tside,
+                             TILE_PATCH)).reshape(len(close), len(SHIFTS), -1)
     asks = []
     reranked = rerank_all(tset, cache, vecs, [names for _, names in close])
     for (i, names), per in zip(close, reranked, strict=True):
@@ -433,13 +454,13 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
 Ask = tuple[int, tuple[np.ndarray, float, list[Fit]]]
 
 
-def _closer_look(model: Model, cache: Cache, detailed: Callable[[], np.ndarray],
+def _closer_look(model: Model, cache: Cache, detailed: Callable[[], np.ndarray] | None,
                  tiles: list[tuple[Fit, Fit]], asks: list[Ask], tside: float,
                  blur: Blur) -> dict[int, Look | None]:
     """The close calls ``asks`` (from :func:`_rerank`) at full detail, with the faces
     blurred as the photo is, motion and all (see :mod:`close_calls`), on the fine view
     smoothed by DETAIL_SMOOTH (``detailed`` gives it)."""
-    if not asks:
+    if not asks or detailed is None:
         return {}
     answers = closer_looks(model, cache, detailed(), [ask for _, ask in asks], tside,
                            blur.scaled(FINE * DETAIL / tside))
@@ -451,8 +472,9 @@ def _closer_look(model: Model, cache: Cache, detailed: Callable[[], np.ndarray],
 #: Threads a scan may run work on beside its own (0: none, all on the caller's thread, each
 #: part done when first needed). Parts that need nothing of each other, whose work is mostly
 #: in OpenCV calls (which let go of Python's lock), run there: where tiles lie (pose_search)
-#: while the blur, light and structure are measured, the closer look's smoothing of the
-#: fine view, and where counters lie while the close calls are looked at closer. The closer
+#: while the blur, light and structure are measured, and where counters lie while the close
+#: calls are looked at closer (the closer look's smoothing of the fine view ran there too
+#: until it was made only when needed, see gather). The closer
 #: look itself and the counters' placing, mostly numpy on small arrays, hold Python's lock
 #: too often to gain anything side by side (their wall time together was their sum). The
 #: work and its results are the same either way: each part reads what it is given and
@@ -472,10 +494,11 @@ def _beside(work: Callable[..., T], *args: Any) -> Callable[[], T]:
     global _POOL
     if THREADS <= 0:
         done: list[T] = []
+        given = [args]  # let go once done: the arrays it was given need not outlive it
 
         def result() -> T:
             if not done:
-                done.append(work(*args))
+                done.append(work(*given.pop()))
             return done[0]
 
         return result

@@ -85,16 +85,25 @@ class Cache:
         return self._faint
 
 
+#: How many blurs' detail faces :class:`DetailFaces` keeps, the least recently used dropped
+#: first: fewer than the templates' BLURS_KEPT, as a blur's detail faces are quick to make
+#: again (on the SAMPLE photos 20-52 faces a scan, 1.4-4.4 ms of CPU), while each blur's
+#: take 1.3-3.4 MB all through the scan. With 4 kept, the service benchmark's four photos
+#: (four blurs) kept 8.4 MB of them.
+DETAIL_BLURS_KEPT = 1
+
+
 class DetailFaces(dict):
     """The tile faces' detail views blurred as photos are (close_calls._detail_face), keyed
-    (template, blur key), kept for the BLURS_KEPT blurs met last, as the blurred templates
-    are. Each face takes 64 KB: a service running for hours meets a new blur key with
-    nearly every change of light or focus, and without this bound kept every face of every
-    blur (up to the 4,096 faces, 260 MB, at which _detail_face starts afresh)."""
+    (template, blur key), kept for the ``kept`` blurs met last (by default
+    DETAIL_BLURS_KEPT). Each face takes 64 KB: a service running for hours meets a new blur
+    key with nearly every change of light or focus, and without this bound kept every face
+    of every blur (up to the 4,096 faces, 260 MB, at which _detail_face starts afresh)."""
 
-    def __init__(self) -> None:
+    def __init__(self, kept: int | None = None) -> None:
         super().__init__()
         self._blurs: list[Any] = []  # blur keys, the most recently used last
+        self.kept = DETAIL_BLURS_KEPT if kept is None else kept
 
     def _use(self, blur: Any) -> None:
         if self._blurs and self._blurs[-1] == blur:
@@ -102,7 +111,7 @@ class DetailFaces(dict):
         if blur in self._blurs:
             self._blurs.remove(blur)
         self._blurs.append(blur)
-        while len(self._blurs) > BLURS_KEPT:
+        while len(self._blurs) > self.kept:
             old = self._blurs.pop(0)
             for key in [k for k in self if k[1] == old]:
                 super().__delitem__(key)
