@@ -103,6 +103,11 @@ class Beam:
 #: Worm seeds 10-29, but 88/120 against 89/120 on the issue's 40 and seeds 30-49 (27 against 30
 #: of the 40); 8 growers only at widths 1-4: 21/40 against 18/40, then 79/120 against 87/120.
 BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, GROWERS) for w in BEAM_WIDTHS)
+#: How far a beam looks into a run of children tied on guess for those whose bound is
+#: :data:`MAX_SCORE` (at most this many times the room left in the layer), when its best plan
+#: is below MAX_SCORE - 1: the guess saturates at turn 9 (thousands of sunlight-phase children
+#: tie), where only a few in a hundred can still reach 16. 0: guess order alone.
+BEAM_TIE_SCAN = 64
 #: Kept for callers: below this many seconds a plan used to be cut short. The anytime solver
 #: has a whole plan within milliseconds, whatever the time.
 QUICK_SECONDS = 0.2
@@ -412,16 +417,54 @@ class Solver(Search):
             ranked = sorted(nxt.items(), key=lambda kv: -(
                 guesses[kv[0]] if kv[0] in guesses else self.guess(kv[0])))
             assert self.best is not None
-            floor = self.best.score
-            kept: list[tuple[State, tuple[int, Path]]] = []
-            for kv in ranked:  # the bound only for as many as the beam keeps
+            kept = self.keep(ranked, width, self.best.score)
+            layer = [(child, [*layer[i][1], (layer[i][0], path)])
+                     for child, (i, path) in kept]
+
+    def keep(self, ranked: list[tuple[State, Any]], width: int, floor: int
+             ) -> list[tuple[State, Any]]:
+        """The next layer of a beam: up to ``width`` of ``ranked`` (best guess first) whose
+        bound beats ``floor``, in guess order; among children tied on guess, those whose bound
+        is :data:`MAX_SCORE` first (see :data:`BEAM_TIE_SCAN`). The bound is worked out only
+        for the children looked at."""
+        guesses = self.guesses
+        plain = floor >= MAX_SCORE - 1 or not BEAM_TIE_SCAN  # a bound above the floor is 16
+        kept: list[tuple[State, Any]] = []
+        n = len(ranked)
+        i = 0
+        while i < n and len(kept) < width:
+            j = n
+            if not plain:  # the run of children tied with ranked[i]
+                g = guesses[ranked[i][0]] if ranked[i][0] in guesses else self.guess(ranked[i][0])
+                j = i + 1
+                while j < n and (guesses[ranked[j][0]] if ranked[j][0] in guesses
+                                 else self.guess(ranked[j][0])) == g:
+                    j += 1
+            room = width - len(kept)
+            if not plain and j - i > room:  # a tie larger than the room: its 16s first
+                full: list[tuple[State, Any]] = []
+                part: list[tuple[State, Any]] = []
+                scan = min(j, i + BEAM_TIE_SCAN * room)
+                for k in range(i, scan):
+                    self.check_time()
+                    b = self.bound(ranked[k][0])
+                    if b >= MAX_SCORE:
+                        full.append(ranked[k])
+                        if len(full) == room:
+                            break
+                    elif b > floor:
+                        part.append(ranked[k])
+                kept += full
+                kept += part[:room - len(full)]
+                i = scan  # the rest of the run (if the room is not full) in guess order
+            for kv in ranked[i:j]:  # the bound only for as many as the beam keeps
                 if len(kept) == width:
                     break
                 self.check_time()
                 if self.bound(kv[0]) > floor:
                     kept.append(kv)
-            layer = [(child, [*layer[i][1], (layer[i][0], path)])
-                     for child, (i, path) in kept]
+            i = j
+        return kept
 
     # -- stage 3: branch and bound -------------------------------------------------------
     def is_closed(self, state: State) -> bool:
