@@ -10,7 +10,8 @@ seconds does not depend on how long it was given (one long run measures every sh
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
 2. beam searches of widths :data:`BEAM_WIDTHS`, ranking states by :func:`bound.guess` and
-   keeping only states whose :func:`bound.upper_bound` beats the best plan. They expand turns
+   keeping only states whose :func:`bound.upper_bound` beats the best plan (among children
+   tied on guess, those whose bound is 16 first: :meth:`Solver.keep`). They expand turns
    *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
    growing step only from the :data:`GROWERS` most promising gardens (the growing sequences
    are most of a full expansion's cost);
