@@ -19,6 +19,8 @@ from companion.the_glade.recognition.reader import (
     PAIR_SURE,
     PAIR_VETO,
     POOR_PHOTO,
+    VETO_CLEARNESS,
+    VETO_NOISE,
     SquareReading,
     _doubt_poor_photo,
     _name_tile,
@@ -34,21 +36,27 @@ _MODEL = SimpleNamespace(tile_turns=np.tile(np.arange(4), 3), tile_seasons=["spr
                          tile_names=["A"] * 4 + ["B"] * 4 + ["C"] * 4)
 
 
-def _evidence(partners) -> SimpleNamespace:
+def _evidence(partners, look: Look | None = None) -> SimpleNamespace:
     """A square (index 0) whose first look names A over B firmly and whose closer look
-    agrees clearly: a sure name, before the pairs are heard."""
+    agrees (clearly enough to confirm it, not to outweigh a pair's veto: see
+    test_a_clear_closer_look_in_a_good_fit_outweighs_a_near_veto): a sure name, before the
+    pairs are heard."""
     gap = float(((_TEMPLATES[0] - _TEMPLATES[4]) ** 2).mean())
     return SimpleNamespace(
         centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1), frame_share=np.ones(1),
         tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
-        templates=_TEMPLATES, looks={0: Look(("A", 0, "B"), 0.8, 0.2)}, counters={},
+        templates=_TEMPLATES, looks={0: look or Look(("A", 0, "B"), 0.6, 0.3)}, counters={},
         tint={}, disc=np.zeros(1), pairs={}, bright=None, edge=None, partners=partners,
         tiles=[((0.01 * gap, 0, "A"), (0.6 * gap, 4, "B"))])
 
 
-def _named(partners) -> SquareReading:
+def _named(partners, look: Look | None = None, pair: PairVerdict | None = None
+           ) -> SquareReading:
     reading = SquareReading("A1", "tile")
-    _name_tile(_MODEL, _evidence(partners), 0, reading)
+    ev = _evidence(partners, look)
+    if pair is not None:
+        ev.pairs = {0: pair}
+    _name_tile(_MODEL, ev, 0, reading)
     return reading
 
 
@@ -69,6 +77,27 @@ def test_a_sure_name_stands_when_its_pairs_agree_or_cannot_tell():
         reading = _named(lambda i, j, said=said: said)
         assert (reading.name, reading.reason) == ("A", ""), said
     assert _named(None).reason == ""  # no pairs learnt (evidence without them)
+
+
+def test_a_clear_closer_look_in_a_good_fit_outweighs_a_near_veto():
+    """Both looks name A, the closer look clearly (VETO_CLEARNESS) with its best face
+    fitting well (VETO_NOISE): a learnt pair naming B or C a few spreads from A (at least
+    PAIR_VETO, under PAIR_SURE) no longer doubts it; one PAIR_SURE away still does, and so
+    does a near veto of a look that fits poorly or of a first look naming another face."""
+    clear = Look(("A", 0, "B"), 0.8, 0.2)  # clearness 1.79, noise 0.2
+    assert clear.sure(VETO_CLEARNESS, 0.0) and clear.noise <= VETO_NOISE
+    near_c = PairVerdict(winner=2, loser=0, fits=1.0, against=PAIR_VETO + 1)
+    far_c = PairVerdict(winner=2, loser=0, fits=1.0, against=PAIR_SURE + 1)
+    near_b = PairVerdict(winner=1, loser=0, fits=1.0, against=PAIR_VETO + 1)
+    far_b = PairVerdict(winner=1, loser=0, fits=1.0, against=PAIR_SURE + 1)
+    for partners, pair in (([near_c], None), ([], near_b), ([near_c], near_b)):
+        reading = _named(lambda i, j, p=partners: p, clear, pair)
+        assert (reading.name, reading.reason) == ("A", ""), (partners, pair)
+    assert _named(lambda i, j: [far_c], clear).candidates == ("A", "C")
+    assert _named(lambda i, j: [], clear, far_b).candidates == ("A", "B")
+    poor_fit = Look(("A", 0, "B"), 1.1, 0.45)  # as clear (1.64), but a poorer fit
+    assert _named(lambda i, j: [near_c], poor_fit).candidates == ("A", "C")
+    assert _named(lambda i, j: [], poor_fit, near_b).candidates == ("A", "B")
 
 
 def test_three_judges_agreeing_clearly_keep_a_close_call_in_a_poor_photo():

@@ -428,6 +428,10 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
             name2 = name1
             name1, j1 = look.names[0], look.names[1]
             conf = min(conf, look.margin)
+    # both looks name one face, the closer look clearly in a good fit: a pair's veto must be
+    # as far from that face as a pair settling a doubt alone (see VETO_CLEARNESS)
+    clear = (look is not None and look.names[0] == name1 == ev.tiles[i][0][2]
+             and _outweighs_a_veto(look))
     pair = ev.pairs.get(i)
     if pair is not None and look is not None:
         # a learnt look-alike pair has judged the two faces at full resolution
@@ -437,7 +441,8 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         fits = pair.fits <= PAIR_FITS
         if _three_agree(look, ev.tiles[i][0][2], named, pair):
             reading.distances["three_agree"] = 1.0
-        if sure and named != name1 and fits and pair.against >= PAIR_VETO:
+        if (sure and named != name1 and fits and pair.against >= PAIR_VETO
+                and not (clear and pair.against < PAIR_SURE)):
             sure, name2 = False, named  # it names the other face: doubt
         elif (not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2)
               and (named == look.names[0] or not PAIR_WITH_LOOK)):
@@ -451,7 +456,8 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         sure = False
         reading.distances["torn"] = 1.0
     if sure and PARTNER_VETO and ev.partners is not None:
-        rival = _rejected_by_a_partner(model, ev.partners(i, j1), j1 // 4)
+        rival = _rejected_by_a_partner(model, ev.partners(i, j1), j1 // 4,
+                                       PAIR_SURE if clear else PAIR_VETO)
         if rival is not None:
             sure, name2 = False, rival
             reading.distances["partner_veto"] = 1.0
@@ -586,13 +592,37 @@ def _three_agree(look: Look, first: str, named: str, pair: PairVerdict) -> bool:
 PARTNER_VETO = True
 
 
-def _rejected_by_a_partner(model: Model, verdicts: list[PairVerdict], face: int) -> str | None:
+def _rejected_by_a_partner(model: Model, verdicts: list[PairVerdict], face: int,
+                           veto: float = PAIR_VETO) -> str | None:
     """The look-alike (tile name) that a learnt pair of ``face`` names instead of it, clear
-    of ``face`` (PAIR_VETO) and fitting (PAIR_FITS); None when no pair rejects it."""
+    of ``face`` (``veto`` spreads: PAIR_VETO, or PAIR_SURE against a clear closer look) and
+    fitting (PAIR_FITS); None when no pair rejects it."""
     for v in verdicts:
-        if v.winner != face and v.fits <= PAIR_FITS and v.against >= PAIR_VETO:
+        if v.winner != face and v.fits <= PAIR_FITS and v.against >= veto:
             return model.tile_names[4 * v.winner]
     return None
+
+
+#: A learnt pair's veto (PAIR_VETO, PARTNER_VETO) of a name both looks give needs the pair
+#: PAIR_SURE spreads from that face, not PAIR_VETO, when the closer look is clear
+#: (VETO_CLEARNESS, raised for clipped pixels as Look.sure does) with its best face
+#: misfitting the photo where the two faces differ by at most VETO_NOISE of their
+#: difference. On tuning photos (families 2-8 16 normal 7x7 each and 3-7 8 hard; 1, 121,
+#: 198, 287 and 5014 10 normal, 1, 121 and 198 8 hard; seeds 30000+) a veto of
+#: such a look was wrong 13 times (the pair 3.2-6.9 spreads from the look's face; four in
+#: one photo of family 6, the pair's views unlike that photo) and right once, 3.1 spreads
+#: away, where the look's best face misfit by 0.57 (the others by 0.08-0.29). Wrong /
+#: uncertain / boards exactly right: held out 1000-1004 normal 3 / 203 / 97 -> 3 / 181 /
+#: 98, hard 4 / 245 / 15 -> 4 / 239 / 15; fresh 8000-8004 normal 3 / 72 / 98 -> 3 / 69 /
+#: 98 (benchmarks/RESULTS.md, issue #20).
+VETO_CLEARNESS = 1.5
+VETO_NOISE = 0.35
+
+
+def _outweighs_a_veto(look: Look) -> bool:
+    """A closer look clear enough (VETO_CLEARNESS) in a good enough fit (VETO_NOISE) that
+    only a pair sure enough to settle a doubt alone (PAIR_SURE) may doubt its name."""
+    return look.noise <= VETO_NOISE and look.sure(VETO_CLEARNESS, AGREED_MARGIN)
 
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
