@@ -7,6 +7,8 @@ Each ``PATH:SECONDS`` is the ``--json`` output of ``glass_garden_solver.py`` and
 it was run with (a run tells what any shorter limit gives, not a longer one). For each mark it
 reports, over the deals whose run lasted at least that long, the share proven optimal and the
 mean score against the best score known for each deal (the runs' own, and ``--best-known``).
+Runs that share deals (the issue's 40 at 10 s and all 200 at 2.5 s) are reported and drawn
+each on its own: taken together they would count those deals twice.
 """
 
 from __future__ import annotations
@@ -63,7 +65,9 @@ def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, titl
                 share = sum(proven_by(r, t) for r in rows) / len(rows)
                 x, y = xy(t, share)
                 d.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
-                d.text((x + 6, y + 6 + 12 * i), f"{100 * share:.0f}%", fill=colour)
+                # the first curve's values below its dots, the next above theirs, ...
+                dy = 6 + 12 * (i // 2) if i % 2 == 0 else -18 - 12 * (i // 2)
+                d.text((x + 6, y + dy), f"{100 * share:.0f}%", fill=colour)
         d.text((left + 10, top + 5 + 14 * i), label, fill=colour)
     img.save(path)
 
@@ -96,16 +100,22 @@ def main(argv: list[str] | None = None) -> int:
             if key(r) in best:
                 best[key(r)] = max(best[key(r)], r["score"])
     print(f"deals: {len(rows)}")
-    for t in MARKS:
-        sub = [r for limit, r in rows if limit >= t]
-        if not sub:
-            continue
-        proven = sum(proven_by(r, t) for r in sub)
-        scores = [score_at(r, t) for r in sub]
-        gap = statistics.mean(best[key(r)] - s for r, s in zip(sub, scores, strict=True))
-        print(f"at {t:4g} s ({len(sub)} deals): proven optimal {proven}/{len(sub)} "
-              f"({100 * proven / len(sub):.1f}%), mean score {statistics.mean(scores):.3f}, "
-              f"best known {statistics.mean(best[key(r)] for r in sub):.3f} (gap {gap:.3f})")
+    overlap = len({key(r) for _, r in rows}) < len(rows)
+    groups = ([(f"{limit:g} s run", [(t, r) for t, r in rows if t == limit])
+               for limit in sorted({t for t, _ in rows}, reverse=True)] if overlap
+              else [("", rows)])
+    for name, group in groups:
+        for t in MARKS:
+            sub = [r for limit, r in group if limit >= t]
+            if not sub:
+                continue
+            proven = sum(proven_by(r, t) for r in sub)
+            scores = [score_at(r, t) for r in sub]
+            gap = statistics.mean(best[key(r)] - s for r, s in zip(sub, scores, strict=True))
+            print(f"{name + ', ' if name else ''}at {t:4g} s ({len(sub)} deals): proven optimal "
+                  f"{proven}/{len(sub)} ({100 * proven / len(sub):.1f}%), mean score "
+                  f"{statistics.mean(scores):.3f}, best known "
+                  f"{statistics.mean(best[key(r)] for r in sub):.3f} (gap {gap:.3f})")
     wrong = [key(r) for _, r in rows if r["optimal"] and r["score"] < best[key(r)]]
     print(f"'optimal' below the best known score: {len(wrong)} {wrong}")
     below = [f"{key(r)} {r['score']}/{best[key(r)]}" for _, r in rows
@@ -128,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             sub = [r for t, r in rows if t == limit]
             curves.append((f"{len(sub)} deals, {limit:g} CPU s each", limit, sub))
         every = [r for _, r in rows]
-        if len(curves) > 1:
+        if len(curves) > 1 and not overlap:
             shortest = min(t for t, _ in rows)
             curves.append((f"all {len(every)} deals, up to {shortest:g} s", shortest, every))
         if before:  # the earlier solver's longest run and all its deals, in greys
