@@ -27,7 +27,7 @@ from companion.the_glade.recognition.detail import (
 from companion.the_glade.recognition.model import TILE_PATCH, Model
 from companion.the_glade.recognition.templates import Cache, Templates
 from companion.vision.blur import Blur
-from companion.vision.patches import clipped, cut, cut_many, describe
+from companion.vision.patches import clipped, cut, describe
 
 #: A call whose best two names are less than this apart in units of the photo's own misfit
 #: (see misfit_z) is a close call, however wide its margin. 3 let a blackberry be named a
@@ -50,15 +50,10 @@ def template_gap(templates: np.ndarray, j1: int, j2: int) -> float:
     return float(((templates[j1] - templates[j2]) ** 2).mean())
 
 
+#: The small moves (x, y in the fine view's pixels) and turns (degrees) at which a close call's
+#: patch is cut again (evidence._rerank), so that a pixel of misplacement does not lose it.
 SHIFTS = [(0, 0, 0.0), (-2, 0, 0.0), (2, 0, 0.0), (0, -2, 0.0), (0, 2, 0.0), (0, 0, -2.5),
           (0, 0, 2.5)]
-
-
-def shifted_patches(smooth: np.ndarray, centre: np.ndarray, angle: float,
-                    side: float) -> np.ndarray:
-    """The tile's patch at small shifts and turns round where it was found."""
-    return cut_many(smooth, [np.add(centre, (dx, dy)) for dx, dy, _ in SHIFTS],
-                    [angle + da for _, _, da in SHIFTS], side, TILE_PATCH)
 
 
 def rerank(templates: Templates, cache: Cache, vecs: np.ndarray,

@@ -429,8 +429,8 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
     there."""
     if not close:
         return []
-    # every shift of every close square cut and described in one go (the patches of
-    # close_calls.shifted_patches, square after square, cut straight into one array)
+    # every shift (close_calls.SHIFTS: small moves and turns round where the tile was
+    # found) of every close square cut and described in one go, into one array
     rows = [i for i, _ in close]
     centres = (at[rows] * FINE)[:, None, :] + np.array([(dx, dy) for dx, dy, _ in SHIFTS],
                                                         np.float64)
