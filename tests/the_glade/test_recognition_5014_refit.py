@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 from companion.the_glade.recognition import reader
-from companion.the_glade.recognition.jobs import enrol
 from companion.the_glade.recognition.model import load_model
 from companion.the_glade.recognition.pack import read_pack
 from companion.the_glade.recognition.sim import random_forest, render_photo
@@ -27,10 +26,8 @@ SAMPLE_PACK = Path(__file__).resolve().parents[2] / "config/games/the-glade/samp
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    out = tmp_path_factory.mktemp("glade-refit") / "model"
-    enrol(SAMPLE_PACK, out=out, quiet=True, lookalikes=False)
-    return load_model(out)
+def model(sample_model_dir: Path):
+    return load_model(sample_model_dir)
 
 
 @pytest.fixture(scope="module")

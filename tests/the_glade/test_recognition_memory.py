@@ -18,12 +18,8 @@ ROOT = Path(__file__).resolve().parents[2] / "config" / "games" / "the-glade"
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory) -> Path:
-    from companion.the_glade.recognition.jobs import enrol
-
-    out = tmp_path_factory.mktemp("memory") / "model"
-    enrol(ROOT / "sample-pack", out=out, quiet=True, lookalikes=False)
-    return out
+def model(sample_model_dir: Path) -> Path:
+    return sample_model_dir
 
 
 def test_gathering_holds_few_fine_view_sized_arrays_at_once(model, monkeypatch):

@@ -35,12 +35,8 @@ def test_names_compared_at_once_equal_one_square_at_a_time():
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory) -> Path:
-    from companion.the_glade.recognition.jobs import enrol
-
-    out = tmp_path_factory.mktemp("speed") / "model"
-    enrol(ROOT / "sample-pack", out=out, quiet=True, lookalikes=False)
-    return out
+def model(sample_model_dir: Path) -> Path:
+    return sample_model_dir
 
 
 def test_a_scan_with_a_thread_beside_reads_as_one_without(model, monkeypatch):
