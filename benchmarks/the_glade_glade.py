@@ -179,6 +179,8 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
                 print(f"  doubted {want} ({got.reason}): {got.distances}")
         elif show and "pair" in got.distances:
             print(f"  named between two {want}: {got.distances}")
+        elif show and "ring" in got.distances:
+            print(f"  named from its ring means alone {want}: {got.distances}")
     for i, r in enumerate(reading.things):
         if i not in used and show:
             print(f"  {'extra' if r.name else 'doubt on nothing'} {r.name} at "
@@ -188,6 +190,24 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
     out["doubt_on_nothing"] = sum(1 for i, r in enumerate(reading.things)
                                   if i not in used and r.name is None)
     return out
+
+
+def _part(doubt) -> str:
+    """Which part of the reading a refused game's doubt comes from (``by_part`` counts the
+    games refused with at least one doubt of each part): a forest square (the forest scan,
+    issue #20), the store, the glade board (a space or a seat's supply), a check of the
+    state built (two copies of a tile, a row or column of the forest: a forest scan's
+    reading), or a colour's 12 counters not all found."""
+    what = str(doubt.what)
+    if what.startswith("square "):
+        return "forest square"
+    if "store" in what:
+        return "store"
+    if what.startswith(("glade space", "supply space", "seat ")):
+        return "glade board"
+    if what.startswith("only "):
+        return "counters of a colour missing"
+    return "state check"
 
 
 def games_part(family: int, games: int, tmp: Path) -> dict:
@@ -208,7 +228,7 @@ def games_part(family: int, games: int, tmp: Path) -> dict:
 
     gmodel = build_glade_model(pack, glade)
     save_glade_model(gmodel, folder)
-    out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}}
+    out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}, "by_part": {}}
     rnd = random.Random(family)
     for g in range(games):
         n = rnd.randint(2, 4)
@@ -240,6 +260,8 @@ def games_part(family: int, games: int, tmp: Path) -> dict:
             out["refused"] += 1
             what = str(exc.doubts[0].what).split(" is ")[0][:40]
             out["doubts"][what] = out["doubts"].get(what, 0) + 1
+            for part in sorted({_part(d) for d in exc.doubts}):
+                out["by_part"][part] = out["by_part"].get(part, 0) + 1
             continue
         if got == truth:
             out["exact"] += 1

@@ -24,7 +24,9 @@ import numpy as np
 from companion.errors import ModelError
 from companion.storage import read_data_file
 from companion.the_glade.recognition.glade_pack import GladePack, MatchFace
+from companion.the_glade.recognition.glade_polar import SMOOTH as POLAR_SMOOTH
 from companion.the_glade.recognition.glade_polar import PolarFaces
+from companion.the_glade.recognition.glade_rings import RingFaces
 from companion.the_glade.recognition.pack import Pack
 from companion.vision.board import BoardFinder
 from companion.vision.patches import cut
@@ -127,6 +129,12 @@ class GladeModel:
     def polar(self) -> PolarFaces:
         """The faces ready to be matched at any angle (made once per loaded model)."""
         return PolarFaces(self.faces)
+
+    @cached_property
+    def rings(self) -> RingFaces:
+        """The faces' ring means, to find where a face fits anywhere in a store view at half
+        the working scale (:mod:`glade_rings`; made once per loaded model)."""
+        return RingFaces(self.faces, WORK_COUNTER / 2, POLAR_SMOOTH)
 
     @property
     def face_of(self) -> np.ndarray:
