@@ -21,6 +21,17 @@ BOARD_FEATURES = 1200
 PHOTO_FEATURES = 3000
 RETRY_FEATURES = 6000  # a second search, when the first finds no board
 MIN_INLIERS = 25
+#: When no board is found otherwise (reader.locate's last resort), a fit that GUIDE_MIN to
+#: MIN_INLIERS matches agree with is tried again with matches looked for where it puts each
+#: board feature (:meth:`BoardFinder._guided_fit`): within
+#: GUIDE_RADIUS px of the search image, GUIDE_HAMMING bits, and GUIDE_RATIO nearer than the
+#: next photo feature there. Issue #20, tuning family 8002 (hard photo 6: a small board,
+#: dim and blurred, fully in view): the ratio test over the whole photo kept 30 matches, 13
+#: of them on one right fit, and the board was "not found".
+GUIDE_MIN = 10
+GUIDE_RADIUS = 6.0
+GUIDE_HAMMING = 80
+GUIDE_RATIO = 0.9
 #: (scale, iterations) of the dense alignment. The feature fit is already within a pixel or
 #: two, so a few iterations at half scale reach what more would (ECC oscillates there by a
 #: few tenths of a pixel on the photo's noise) and one at full scale places it; that last
@@ -168,9 +179,12 @@ class BoardFinder:
         rest = np.flatnonzero(np.arange(len(self.descriptors)) % PEEK != 0)
         return sorted(peeked + self._match(photo.descriptors, 0.8, rest))
 
-    def locate(self, photo: PhotoFeatures, refine: bool = True) -> Located | None:
+    def locate(self, photo: PhotoFeatures, refine: bool = True, guided: bool = False
+               ) -> Located | None:
         """The board's homography in the photo, or ``None`` if it is not there (then
-        :attr:`miss` says why, in words)."""
+        :attr:`miss` says why, in words). ``guided``: a fit too few matches agree with is
+        tried again from matches looked for where it puts the board (:meth:`_guided_fit`),
+        a last resort when the board is not found otherwise."""
         self.miss = ""
         kps, f = photo.keypoints, photo.factor
         h, w = photo.gray.shape[:2]
@@ -187,6 +201,8 @@ class BoardFinder:
         src = self.points[[q for q, _ in good]]
         dst = np.array([kps[t].pt for _, t in good], np.float32)
         hm, inliers = _consensus_fit(src, dst)
+        if guided and hm is not None and GUIDE_MIN <= inliers < MIN_INLIERS:
+            hm, inliers = self._guided_fit(photo, hm, inliers)
         if hm is None or inliers < MIN_INLIERS:
             self.miss = (f"{len(good)} spots look like the board's border but only {inliers} "
                          f"lie where one flat board would put them ({MIN_INLIERS} needed): "
@@ -200,6 +216,44 @@ class BoardFinder:
                          "above (too small, folded or too slanted)")
             return None
         return self.refine(photo.gray, first) if refine else first
+
+    def _guided_fit(self, photo: PhotoFeatures, hm: np.ndarray, inliers: int
+                    ) -> tuple[np.ndarray, int]:
+        """A fit again from matches looked for where the tentative fit ``hm`` (reference px to
+        search px, ``inliers`` agreeing) puts each board feature: its nearest photo feature
+        within GUIDE_RADIUS, clearly nearer than the next one there and within GUIDE_HAMMING
+        bits. The fit and how many matches agree with it (MIN_INLIERS still needed), or
+        ``hm`` and ``inliers`` when the guided fit is not better or not a flat board."""
+        w, h = self.size
+        quad = project(hm, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+                       * self.ref_scale)
+        if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+            return hm, inliers
+        pts = np.array([k.pt for k in photo.keypoints], np.float32)
+        where = project(hm, self.points)
+        src, dst = [], []
+        for i in range(0, len(where), 256):  # a block of board features at a time
+            block = where[i:i + 256]
+            near = np.abs(block[:, None, :] - pts[None, :, :]).max(axis=2) < GUIDE_RADIUS
+            rows, cols = np.nonzero(near)
+            if not len(rows):
+                continue
+            bits = np.unpackbits(self.descriptors[i + rows] ^ photo.descriptors[cols], axis=1)
+            dist = bits.sum(axis=1)
+            for r in np.unique(rows):
+                mine = rows == r
+                d, c = dist[mine], cols[mine]
+                k = np.argsort(d)
+                if d[k[0]] > GUIDE_HAMMING or (len(k) > 1 and d[k[0]] >= GUIDE_RATIO * d[k[1]]):
+                    continue
+                src.append(self.points[i + r])
+                dst.append(pts[c[k[0]]])
+        if len(src) < MIN_INLIERS:
+            return hm, inliers
+        fit, agree = _consensus_fit(np.array(src, np.float32), np.array(dst, np.float32))
+        if fit is None or agree <= inliers:
+            return hm, inliers
+        return fit, agree
 
     def refine(self, gray: np.ndarray, first: Located) -> Located:
         """Align the board's border densely (ECC) on a view rectified by the first fit."""

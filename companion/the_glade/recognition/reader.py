@@ -39,6 +39,7 @@ from companion.the_glade.recognition.model import (
 from companion.the_glade.recognition.structure import BARE_STRUCTURE
 from companion.the_glade.recognition.templates import cache_for
 from companion.vision.board import (
+    MIN_INLIERS,
     PHOTO_FEATURES,
     RETRY_FEATURES,
     Located,
@@ -158,7 +159,10 @@ class BoardReading:
 def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
     """The enrolled board that shows best in ``photo``, and where. When none is found, the
     search is made again with more of the photo's features: on a busy table under heavy
-    blur, the table's own texture can crowd out the board's blurred corners. When the
+    blur, the table's own texture can crowd out the board's blurred corners. When still
+    none is found, a fit too few of those matches agree with is tried again from matches
+    looked for where it puts each board feature (board.GUIDE_MIN): a board found so is in
+    view but too faint (dim, blurred, small) to be read safely, and the error says so. When the
     model's boards are apart (none is found in another's image), the first found is the
     one: the others are not searched for. A fit whose printed border matches poorly is
     searched for again with more features (REFIT)."""
@@ -178,6 +182,16 @@ def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
                     break
         if best is not None:
             break
+    if best is None:  # matches looked for where a weak fit puts the board: why not found
+        for board in boards:
+            found = board.finder.locate(features, refine=False, guided=True)
+            if found is not None:
+                raise RecognitionError(
+                    "the board is in view but too faint to be read safely: the photo is dim "
+                    "or blurred, or the board small in it (fewer than "
+                    f"{MIN_INLIERS} spots of its printed border match clearly on one fit; "
+                    f"{found.inliers} match only where a weaker fit put them); add light, "
+                    "hold the camera still, or bring it closer")
     if best is None:
         why = "; ".join(dict.fromkeys(b.finder.miss for b in model.boards if b.finder.miss))
         raise RecognitionError("no forest board found in the photo"
