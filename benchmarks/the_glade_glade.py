@@ -224,10 +224,11 @@ def games_part(family: int, games: int, tmp: Path) -> dict:
     forest_model = build_model(pack, lookalikes=False)
     folder = tmp / f"model-{family}"
     folder.mkdir(parents=True, exist_ok=True)
-    from companion.the_glade.recognition.glade_model import save_glade_model
+    from companion.the_glade.recognition.glade_model import load_glade_model, save_glade_model
 
     gmodel = build_glade_model(pack, glade)
     save_glade_model(gmodel, folder)
+    loaded = load_glade_model(folder)  # as the service and score --photos hold it
     out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}, "by_part": {}}
     rnd = random.Random(family)
     for g in range(games):
@@ -246,7 +247,7 @@ def games_part(family: int, games: int, tmp: Path) -> dict:
             try:
                 reading = read_board(forest_model, photo)
                 data = reading.result()
-                data.update(store_fields(folder, forest_model, reading, photo))
+                data.update(store_fields(loaded, forest_model, reading, photo))
             except CompanionError as exc:
                 data = {"uncertain": [f"unreadable: {exc}"]}
             forests.append(data)

@@ -203,7 +203,7 @@ def read_forest_photo(ctx: Any, photo: Any) -> dict[str, Any]:
     from companion.the_glade.recognition.glade_jobs import forest_and_store
     from companion.the_glade.screens import forest_model
 
-    return forest_and_store(photo, forest_model(ctx), model_folder(ctx))
+    return forest_and_store(photo, forest_model(ctx), glade_model(ctx))
 
 
 # -- the doubts, and how the buttons put each right ---------------------------------------

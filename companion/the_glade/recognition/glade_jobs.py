@@ -42,22 +42,24 @@ def scan_glade(photo: Path, *, model: Path, overlay: Path | None = None) -> Repo
     return Report(data, describe_glade(data), extras={"seconds": reading.seconds})
 
 
-def forest_reading(photo: Path, forest_model: Any, model: Path) -> dict[str, Any]:
-    """The forest scan's JSON of one photo file, with its store fields."""
+def forest_reading(photo: Path, forest_model: Any, glade: Any) -> dict[str, Any]:
+    """The forest scan's JSON of one photo file, with its store fields (``glade``: the glade
+    model, or the model folder; see :func:`store.store_fields`)."""
     from companion.vision.image import load_image
 
-    return forest_and_store(load_image(Path(photo)), forest_model, model)
+    return forest_and_store(load_image(Path(photo)), forest_model, glade)
 
 
-def forest_and_store(image: Any, forest_model: Any, model: Path) -> dict[str, Any]:
+def forest_and_store(image: Any, forest_model: Any, glade: Any) -> dict[str, Any]:
     """The forest scan's JSON of one decoded photo, with its store fields (as ``score
-    --photos`` and the table's Score from photos read a player's board)."""
+    --photos`` and the table's Score from photos read a player's board; ``glade``: the
+    glade model loaded once for them all, or the model folder)."""
     from companion.the_glade.recognition.reader import read_board
     from companion.the_glade.recognition.store import store_fields
 
     reading = read_board(forest_model, image)
     data: dict[str, Any] = reading.result()
-    data.update(store_fields(Path(model), forest_model, reading, image))
+    data.update(store_fields(glade, forest_model, reading, image))
     return data
 
 
@@ -103,7 +105,7 @@ def score_photos(photos: Sequence[str], *, model: Path, players: str | None = No
     forests = []
     for seat in plan.seats:
         try:
-            forests.append(forest_reading(Path(seat.forest_photo), forest_model, Path(model)))
+            forests.append(forest_reading(Path(seat.forest_photo), forest_model, glade_model))
         except CompanionError as exc:
             forests.append({"uncertain": [], "store": [], "store_uncertain": 0})
             failed.append(Doubt(seat.forest_photo, str(exc)))
