@@ -231,23 +231,18 @@ class BoardFinder:
             return hm, inliers
         pts = np.array([k.pt for k in photo.keypoints], np.float32)
         where = project(hm, self.points)
+        matcher = cv2.BFMatcher(cv2.NORM_HAMMING)
         src, dst = [], []
         for i in range(0, len(where), 256):  # a block of board features at a time
-            block = where[i:i + 256]
-            near = np.abs(block[:, None, :] - pts[None, :, :]).max(axis=2) < GUIDE_RADIUS
-            rows, cols = np.nonzero(near)
-            if not len(rows):
-                continue
-            bits = np.unpackbits(self.descriptors[i + rows] ^ photo.descriptors[cols], axis=1)
-            dist = bits.sum(axis=1)
-            for r in np.unique(rows):
-                mine = rows == r
-                d, c = dist[mine], cols[mine]
-                k = np.argsort(d)
-                if d[k[0]] > GUIDE_HAMMING or (len(k) > 1 and d[k[0]] >= GUIDE_RATIO * d[k[1]]):
+            near = np.abs(where[i:i + 256, None, :] - pts[None, :, :]).max(axis=2) < GUIDE_RADIUS
+            # the two nearest photo features of each board feature among those near it
+            for m in matcher.knnMatch(self.descriptors[i:i + 256], photo.descriptors, k=2,
+                                      mask=near.astype(np.uint8)):
+                if not m or m[0].distance > GUIDE_HAMMING or (
+                        len(m) > 1 and m[0].distance >= GUIDE_RATIO * m[1].distance):
                     continue
-                src.append(self.points[i + r])
-                dst.append(pts[c[k[0]]])
+                src.append(self.points[i + m[0].queryIdx])
+                dst.append(pts[m[0].trainIdx])
         if len(src) < MIN_INLIERS:
             return hm, inliers
         fit, agree = _consensus_fit(np.array(src, np.float32), np.array(dst, np.float32))
