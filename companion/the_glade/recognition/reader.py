@@ -446,6 +446,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
     # as far from that face as a pair settling a doubt alone (see VETO_CLEARNESS)
     clear = (look is not None and look.names[0] == name1 == ev.tiles[i][0][2]
              and _outweighs_a_veto(look))
+    veto = PAIR_SURE if clear else PAIR_VETO
     pair = ev.pairs.get(i)
     if pair is not None and look is not None:
         # a learnt look-alike pair has judged the two faces at full resolution
@@ -455,8 +456,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         fits = pair.fits <= PAIR_FITS
         if _three_agree(look, ev.tiles[i][0][2], named, pair):
             reading.distances["three_agree"] = 1.0
-        if (sure and named != name1 and fits and pair.against >= PAIR_VETO
-                and not (clear and pair.against < PAIR_SURE)):
+        if sure and named != name1 and fits and pair.against >= veto:
             sure, name2 = False, named  # it names the other face: doubt
         elif (not sure and fits and pair.against >= PAIR_SURE and named in (name1, name2)
               and (named == look.names[0] or not PAIR_WITH_LOOK)):
@@ -470,8 +470,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         sure = False
         reading.distances["torn"] = 1.0
     if sure and PARTNER_VETO and ev.partners is not None:
-        rival = _rejected_by_a_partner(model, ev.partners(i, j1), j1 // 4,
-                                       PAIR_SURE if clear else PAIR_VETO)
+        rival = _rejected_by_a_partner(model, ev.partners(i, j1), j1 // 4, veto)
         if rival is not None:
             sure, name2 = False, rival
             reading.distances["partner_veto"] = 1.0
