@@ -8,7 +8,9 @@ it was run with (a run tells what any shorter limit gives, not a longer one). Fo
 reports, over the deals whose run lasted at least that long, the share proven optimal and the
 mean score against the best score known for each deal (the runs' own, and ``--best-known``).
 Runs that share deals (the issue's 40 at 10 s and all 200 at 2.5 s) are reported and drawn
-each on its own: taken together they would count those deals twice.
+each on its own: taken together they would count those deals twice. Rows of a portfolio
+(``--workers``, fields ``workers``, ``searches``, ``rss_mb_total``) are read as the others are
+(their ``events`` and ``proven_at`` are the portfolio's), with their summed memory reported.
 """
 
 from __future__ import annotations
@@ -122,7 +124,14 @@ def main(argv: list[str] | None = None) -> int:
              if r["score"] < best[key(r)]]
     print(f"below the best known at the run's limit: {len(below)}: {', '.join(below)}")
     print(f"peak memory of a deal's process: max {max(r['rss_mb'] for _, r in rows):.0f} MB")
-    over = max(r["seconds"] / limit for limit, r in rows)
+    portfolios = [r for _, r in rows if r.get("workers", 1) > 1]
+    if portfolios:  # rows of a portfolio (--workers): its processes' peaks summed
+        print(f"deals searched by a portfolio: {len(portfolios)} "
+              f"({', '.join(sorted({'+'.join(r['portfolio']) for r in portfolios}))}); "
+              f"the parent's and its workers' peak memory summed: max "
+              f"{max(r['rss_mb_total'] for r in portfolios):.0f} MB")
+    over = max(max([r["seconds"], *(s["seconds"] for s in r.get("searches", []))]) / limit
+               for limit, r in rows)
     print(f"longest run against its limit: {100 * over:.1f}%")
     before = read_runs(args.before, issue_only=args.issue)
     for t in MARKS:
@@ -136,7 +145,9 @@ def main(argv: list[str] | None = None) -> int:
         curves = []
         for limit in sorted({t for t, _ in rows}, reverse=True):
             sub = [r for t, r in rows if t == limit]
-            curves.append((f"{len(sub)} deals, {limit:g} CPU s each", limit, sub))
+            workers = max(r.get("workers", 1) for r in sub)
+            each = f", {workers} searches" if workers > 1 else ""
+            curves.append((f"{len(sub)} deals, {limit:g} CPU s each{each}", limit, sub))
         every = [r for _, r in rows]
         if len(curves) > 1 and not overlap:
             shortest = min(t for t, _ in rows)

@@ -36,16 +36,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.glass_garden import portfolio
 from companion.glass_garden.deck import load_deck
-from companion.glass_garden.game import new_game
-from companion.glass_garden.solver import greedy, solve
+from companion.glass_garden.game import State, new_game
+from companion.glass_garden.portfolio import VARIANTS
+from companion.glass_garden.solver import Clock, Result, Solver, greedy
 
 CLOCKS = {"cpu": time.process_time, "wall": time.monotonic}
 MARKS = (0.5, 1.0, 2.5, 10.0)
 
 
-def one_deal(job: tuple[str, int, float, str, bool]) -> dict[str, Any]:
-    critter, seed, seconds, clock_name, with_greedy = job
+def one_deal(job: tuple[str, int, float, str, bool, str, int, tuple[str, ...], bool]
+             ) -> dict[str, Any]:
+    critter, seed, seconds, clock_name, with_greedy, variant, workers, names, cold = job
     clock = CLOCKS[clock_name]
     deck = load_deck()
     state = new_game(deck, critter, seed=seed)
@@ -55,7 +58,11 @@ def one_deal(job: tuple[str, int, float, str, bool]) -> dict[str, Any]:
         row["greedy"] = greedy(state).score
         row["greedy_seconds"] = round(clock() - t0, 3)
     start_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    result = solve(state, seconds, clock=clock)
+    if workers > 1:
+        result = portfolio_deal(row, state, seconds, clock, workers, names, cold)
+    else:
+        result = Solver(state, seconds, clock, VARIANTS[variant]).run()
+        row["variant"] = variant
     row.update({
         "score": result.plan.score, "bound": result.bound, "optimal": result.optimal,
         "seconds": round(result.seconds, 3), "proven_at": result.proven_at,
@@ -64,6 +71,28 @@ def one_deal(job: tuple[str, int, float, str, bool]) -> dict[str, Any]:
         "rss_mb_before": round(start_rss / 1024, 1),
         "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
     return row
+
+
+def portfolio_deal(row: dict[str, Any], state: State, seconds: float, clock: Clock,
+                   workers: int, names: tuple[str, ...], cold: bool) -> Result:
+    """One deal by a portfolio of ``workers`` searches (``names``: their configurations), in a
+    pool of its own: started and answering before the deal's clock starts (as at the table,
+    where a game screen starts the pool when it opens), or within it (``cold``)."""
+    if names:
+        portfolio.PORTFOLIO = names
+    pool = portfolio.WorkerPool()
+    try:
+        row["warm_up_seconds"] = None if cold else round(pool.warm(workers - 1), 3)
+        search = portfolio.Portfolio(state, seconds, clock, workers, pool)
+        result = search.run()
+    finally:
+        pool.close()
+    searches = result.searches
+    row.update({
+        "workers": workers, "portfolio": [s["config"] for s in searches],
+        "cold_start": cold, "start_seconds": search.start_seconds, "searches": searches,
+        "rss_mb_total": round(sum(s["rss_mb"] or 0.0 for s in searches), 1)})
+    return result
 
 
 def score_at(row: dict[str, Any], t: float) -> int:
@@ -171,6 +200,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--marks", default=",".join(f"{m:g}" for m in MARKS),
                         help="times at which to report (comma separated)")
     parser.add_argument("--greedy", action="store_true", help="also play the greedy baseline")
+    parser.add_argument("--variant", action="append", choices=sorted(VARIANTS),
+                        help="run this solver configuration (repeat: each deal with each)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="searches at once per deal: a portfolio (solver default 1)")
+    parser.add_argument("--portfolio", help="the portfolio's configurations, search 0 first "
+                        f"(comma separated; default {','.join(portfolio.PORTFOLIO)})")
+    parser.add_argument("--cold", action="store_true",
+                        help="start the portfolio's workers within the deal's time")
+    parser.add_argument("--critters", help="only these critters (comma separated)")
     parser.add_argument("--jobs", type=int, default=2, help="deals solved at once")
     parser.add_argument("--json", type=Path, help="also write every deal's row here")
     parser.add_argument("--best-known", type=Path, action="append", default=[],
@@ -178,14 +216,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, help="draw the share proven against time here")
     args = parser.parse_args(argv)
     marks = tuple(float(m) for m in args.marks.split(","))
+    args.variant = args.variant or ["ladder"]
+    args.critters = args.critters.split(",") if args.critters else []
     deck = load_deck()
     print(f"deck: {deck.label}")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores)")
     # seed by seed, the four critters of each in turn: a run stopped part-way is still a fair
     # sample of the critters
-    jobs = [(c.name, args.first_seed + i, args.seconds, args.clock, args.greedy)
-            for i in range(args.deals) for c in deck.critters]
+    critters = [c for c in deck.critters if not args.critters or c.name in args.critters]
+    names = tuple(args.portfolio.split(",")) if args.portfolio else ()
+    jobs = [(c.name, args.first_seed + i, args.seconds, args.clock, args.greedy, v,
+             args.workers, names, args.cold)
+            for i in range(args.deals) for c in critters for v in args.variant]
     t0 = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.jobs, max_tasks_per_child=1) as pool:
         rows = []

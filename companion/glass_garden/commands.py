@@ -13,12 +13,16 @@ def _assist_arguments(p: argparse.ArgumentParser) -> None:
     state_argument(p)
     p.add_argument("--seconds", type=float, default=10.0,
                    help="how long to think (default: %(default)s)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="searches at once, one core each: this process's and the rest in "
+                        "worker processes; 1 = one search (default: %(default)s)")
 
 
 def _assist(args: argparse.Namespace) -> Any:
     positive(args.seconds, "--seconds")
     return lazy("companion.glass_garden.jobs:assist")(existing(args.state, "state file"),
-                                                     seconds=args.seconds)
+                                                     seconds=args.seconds,
+                                                     workers=args.workers)
 
 
 def _play_arguments(p: argparse.ArgumentParser) -> None:

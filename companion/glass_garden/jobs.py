@@ -23,14 +23,15 @@ SAMPLE_WARNING = ("NOTE: this uses the SAMPLE deck (invented cards, not the prin
                   "transcribe your own deck for real advice.")
 
 
-def advise(state: State, seconds: float, result: Result | None = None
+def advise(state: State, seconds: float, result: Result | None = None, workers: int = 1
            ) -> tuple[dict[str, Any], list[str]]:
     """The advice for ``state`` as the report's data and text lines (from ``result`` when a
-    search already ran, e.g. on the screen's worker thread)."""
+    search already ran, e.g. on the screen's worker thread; else by ``workers`` searches at
+    once: the solver's portfolio)."""
     if state.phase == OVER:
         raise StateError("turn: the game is over, there is nothing left to advise")
     if result is None:
-        result = solve(state, seconds)
+        result = solve(state, seconds, workers=workers)
     stories, final = tell_plan(state, result.plan.turns)
     if final.score() != result.plan.score:
         raise CompanionError("internal error: the plan does not replay to its score")
@@ -54,6 +55,7 @@ def advise(state: State, seconds: float, result: Result | None = None
         "greedy_score": result.greedy_score,
         "states_explored": result.nodes,
         "seconds": round(result.seconds, 2),
+        "searches": len(result.searches) or 1,
     }
     if deck.sample:
         data["warning"] = SAMPLE_WARNING
@@ -72,16 +74,20 @@ def advise(state: State, seconds: float, result: Result | None = None
                  f"{verdict}")
     lines.append("Plan:")
     lines.extend("  " + s.line() for s in stories)
-    lines.append(f"(first plan {result.greedy_score}; {result.nodes} states explored "
+    by = f" by {len(result.searches)} searches" if len(result.searches) > 1 else ""
+    lines.append(f"(first plan {result.greedy_score}; {result.nodes} states explored{by} "
                  f"in {result.seconds:.1f}s)")
     return data, lines
 
 
-def assist(state: Path, *, seconds: float = 10.0) -> Report:
-    """``companion assist glass-garden STATE``: the best turn, the plan, and a proven bound."""
+def assist(state: Path, *, seconds: float = 10.0, workers: int = 1) -> Report:
+    """``companion assist glass-garden STATE``: the best turn, the plan, and a proven bound
+    (``workers`` searches at once)."""
     if not seconds > 0:
         raise StateError(f"--seconds: {seconds} must be more than 0")
-    data, lines = advise(load_state(Path(state)), seconds)
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= 8:
+        raise StateError(f"--workers: {workers!r} is not a number of searches from 1 to 8")
+    data, lines = advise(load_state(Path(state)), seconds, workers=workers)
     return Report(data, "\n".join(lines))
 
 

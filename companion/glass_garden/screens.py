@@ -48,6 +48,11 @@ def deck_ref(ctx: Any) -> str:
     return str(Path(path).expanduser().resolve()) if path else "sample"
 
 
+def think_workers(ctx: Any) -> int:
+    """The advice's searches at once (``think_workers``; 1 in settings made before it)."""
+    return int(ctx.settings["games"]["glass-garden"].get("think_workers", 1))
+
+
 def photo_enabled(ctx: Any) -> bool:
     """Whether the camera reads the garden here: a card model is configured."""
     return bool(ctx.settings["games"]["glass-garden"].get("model"))
@@ -170,6 +175,10 @@ class TurnPage(CaptureMenuPage):
         self.session, self.tracker = session, tracker
         super().__init__(ctx)
         self.refresh()
+        if think_workers(ctx) > 1 and not tracker.finished:
+            from companion.glass_garden.portfolio import warm_up
+
+            warm_up(think_workers(ctx))  # the advice's worker processes, ready when asked
 
     def watching(self) -> bool:
         """Auto-capture reads the garden while a model is set and the game goes on."""
@@ -208,6 +217,7 @@ class TurnPage(CaptureMenuPage):
 
     def _advice(self) -> Page:
         seconds = float(self.ctx.settings["games"]["glass-garden"]["think_seconds"])
+        workers = think_workers(self.ctx)
         state = self.tracker.state
 
         def work(progress: Progress) -> Page:
@@ -219,7 +229,7 @@ class TurnPage(CaptureMenuPage):
 
             progress.update(None, f"Thinking (up to {seconds:.0f} s)...")
             # the search runs on; the best turn so far is shown as it improves
-            advisor = Advisor(state, seconds)
+            advisor = Advisor(state, seconds, workers=workers)
             while advisor.running and not progress.cancelled.is_set():
                 now = advisor.poll()
                 if now is not None:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.config import PATH, number
+from companion.config import PATH, number, whole
 
 SETTINGS: dict[str, Any] = {
     "deck": PATH,
     "think_seconds": number(0.1, 600),
+    # searches at once: the solver in the service and think_workers - 1 worker processes
+    # (the solver's portfolio, companion/glass_garden/portfolio.py); 1: the solver alone
+    "think_workers": whole(1, 8),
     "model": PATH,
 }

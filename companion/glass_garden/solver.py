@@ -77,6 +77,9 @@ class Result:
     #: (seconds, nodes, score) each time the plan improved, and when it was proven optimal
     events: list[tuple[float, int, int]] = field(default_factory=list)
     proven_at: float | None = None
+    #: a portfolio's searches, one dict each (:meth:`portfolio.SearchView.data`); empty for
+    #: a single solver
+    searches: list[dict[str, Any]] = field(default_factory=list)
 
 
 #: The beam searches' widths, in order (each a whole beam; the next one only when time is left).
@@ -104,6 +107,34 @@ class Beam:
 #: Worm seeds 10-29, but 88/120 against 89/120 on the issue's 40 and seeds 30-49 (27 against 30
 #: of the 40); 8 growers only at widths 1-4: 21/40 against 18/40, then 79/120 against 87/120.
 BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, GROWERS) for w in BEAM_WIDTHS)
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a solver searches first: the default is the search described in the module's text;
+    the other configurations are the portfolio's (:mod:`portfolio`), where worker processes
+    run different ones at once because they find *different* 16s.
+
+    ``ladder``: the beam searches, in order. ``first_layer``: how many of the root's children
+    every beam keeps (at least; 0: its width), since the 16-lines are mostly lost at turn 1.
+    ``lookahead``: before the beams, the root's first ``lookahead`` children by guess are each
+    expanded (lightly, as a beam would) and ranked by the guess of their own best child, the
+    rest after them by guess; the beams' first layer is taken in that order. ``cache_children``:
+    :data:`CACHE_CHILDREN` (the memory a worker may hold)."""
+
+    name: str = "ladder"
+    ladder: tuple[Beam, ...] = ()  # () = BEAM_LADDER (read when the solver starts)
+    first_layer: int = 0
+    lookahead: int = 0
+    cache_children: int = 0  # 0 = CACHE_CHILDREN
+
+    def beams(self) -> tuple[Beam, ...]:
+        return self.ladder or BEAM_LADDER
+
+
+#: The solver's own search (the module's text): a :class:`Solver` given no configuration.
+DEFAULT_CONFIG = Config()
+
 #: How far a beam looks into a run of children tied on guess for those whose bound is
 #: :data:`MAX_SCORE` (at most this many times the room left in the layer), when its best plan
 #: is below MAX_SCORE - 1: the guess saturates at turn 9 (thousands of sunlight-phase children
@@ -359,9 +390,16 @@ class Solver(Search):
     :meth:`result` at any moment (from another thread too)."""
 
     def __init__(self, root: State, seconds: float | None = None,
-                 clock: Clock = time.monotonic) -> None:
-        self.start = clock()
-        super().__init__(None if seconds is None else self.start + seconds, clock=clock)
+                 clock: Clock = time.monotonic, config: Config = DEFAULT_CONFIG,
+                 start: float | None = None) -> None:
+        """``start``: the clock's reading the time counts from (default: now), so a portfolio
+        counts its workers' start-up into their time."""
+        self.start = clock() if start is None else start
+        super().__init__(None if seconds is None else self.start + seconds, clock=clock,
+                         cache_limit=config.cache_children or CACHE_CHILDREN)
+        self.config = config
+        #: the root's children in the order of :meth:`look_ahead` (``config.lookahead``)
+        self.root_order: dict[State, int] | None = None
         self.seconds = seconds
         self.root = root
         self.best: Plan | None = None
@@ -372,6 +410,9 @@ class Solver(Search):
         self.events: list[tuple[float, int, int]] = []
         self.proven_at: float | None = None
         self.finished = False
+        #: called with each new best plan (on the searching thread): a portfolio's worker
+        #: sends it to the parent at once
+        self.on_improve: Callable[[Plan], None] | None = None
 
     def elapsed(self) -> float:
         return self.clock() - self.start
@@ -386,6 +427,8 @@ class Solver(Search):
             self.events.append((round(t, 4), self.nodes + self.sun.nodes, plan.score))
             if polish:
                 self.polish()
+            if self.on_improve is not None:
+                self.on_improve(self.best)
 
     def alpha(self) -> int:
         """The score a leaf must beat to matter."""
@@ -401,6 +444,7 @@ class Solver(Search):
         """One beam search from the root."""
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
         guesses = self.guesses
+        first = True
         while layer:
             # each child's parent (its index in the layer) and path: its chain is made only
             # if the beam keeps it
@@ -418,18 +462,27 @@ class Solver(Search):
             ranked = sorted(nxt.items(), key=lambda kv: -(
                 guesses[kv[0]] if kv[0] in guesses else self.guess(kv[0])))
             assert self.best is not None
-            kept = self.keep(ranked, width, self.best.score)
+            if first:  # the root's children: the configuration's first layer and order
+                first = False
+                order = self.root_order
+                if order is not None:
+                    ranked.sort(key=lambda kv: order.get(kv[0], len(order)))
+                kept = self.keep(ranked, max(width, self.config.first_layer), self.best.score,
+                                 plain=order is not None)
+            else:
+                kept = self.keep(ranked, width, self.best.score)
             layer = [(child, [*layer[i][1], (layer[i][0], path)])
                      for child, (i, path) in kept]
 
-    def keep(self, ranked: list[tuple[State, Any]], width: int, floor: int
-             ) -> list[tuple[State, Any]]:
+    def keep(self, ranked: list[tuple[State, Any]], width: int, floor: int,
+             plain: bool = False) -> list[tuple[State, Any]]:
         """The next layer of a beam: up to ``width`` of ``ranked`` (best guess first) whose
         bound beats ``floor``, in guess order; among children tied on guess, those whose bound
-        is :data:`MAX_SCORE` first (see :data:`BEAM_TIE_SCAN`). The bound is worked out only
-        for the children looked at."""
+        is :data:`MAX_SCORE` first (see :data:`BEAM_TIE_SCAN`; not when ``plain``, for a list
+        in another order). The bound is worked out only for the children looked at."""
         guesses = self.guesses
-        plain = floor >= MAX_SCORE - 1 or not BEAM_TIE_SCAN  # a bound above the floor is 16
+        # a bound above the floor is 16
+        plain = plain or floor >= MAX_SCORE - 1 or not BEAM_TIE_SCAN
         kept: list[tuple[State, Any]] = []
         n = len(ranked)
         i = 0
@@ -466,6 +519,28 @@ class Solver(Search):
                     kept.append(kv)
             i = j
         return kept
+
+    def look_ahead(self, count: int, growers: int) -> None:
+        """Rank the root's first ``count`` light children by guess by the guess of their own
+        best light child (each expanded as a beam would: the beams find them cached), into
+        :attr:`root_order`; the rest keep their guess order after them. Ordered so as it goes
+        (the part looked at first), so a deadline inside still leaves an order."""
+        kids = self.light(self.root, growers)
+        ahead: list[tuple[float, int, State]] = []
+        self.root_order = {}
+        try:
+            for i, (child, _) in enumerate(kids[:count]):
+                if child.phase in (SUNLIGHT, OVER):
+                    value = self.guess(child)
+                else:
+                    grand = self.light(child, growers)
+                    value = self.guess(grand[0][0]) if grand else float("-inf")
+                ahead.append((-value, i, child))
+        finally:
+            ahead.sort(key=lambda t: (t[0], t[1]))
+            self.root_order = {child: k for k, (_, _, child) in enumerate(ahead)}
+            for child, _ in kids:
+                self.root_order.setdefault(child, len(self.root_order))
 
     # -- stage 3: branch and bound -------------------------------------------------------
     def is_closed(self, state: State) -> bool:
@@ -564,7 +639,10 @@ class Solver(Search):
             if dark:
                 self.offer(sketch_plan(self.root, self.check_time), "sketch", POLISH_FIRST)
                 limit, self.sun.node_limit = self.sun.node_limit, BEAM_SUN_NODES
-                for beam in BEAM_LADDER:
+                ladder = self.config.beams()
+                if self.config.lookahead and ladder:
+                    self.look_ahead(self.config.lookahead, ladder[0].growers)
+                for beam in ladder:
                     if self.done():
                         break
                     self.beam(beam.width, beam.growers)
@@ -606,18 +684,34 @@ class Solver(Search):
                       self.first_score, list(self.log), list(self.events), self.proven_at)
 
 
-def solve(state: State, seconds: float = 10.0, clock: Clock = time.monotonic) -> Result:
-    """The best plan found from ``state`` within ``seconds``, with a proven bound."""
+def solve(state: State, seconds: float = 10.0, clock: Clock = time.monotonic,
+          workers: int = 1) -> Result:
+    """The best plan found from ``state`` within ``seconds``, with a proven bound; with
+    ``workers`` above 1, by a portfolio of that many searches (:mod:`portfolio`)."""
+    if workers > 1:
+        from companion.glass_garden.portfolio import Portfolio
+
+        return Portfolio(state, seconds, clock, workers).run()
     return Solver(state, seconds, clock).run()
 
 
 class Advisor:
     """A solver on a worker thread: :meth:`poll` gives the best plan so far at any moment (the
     first within milliseconds), while the search goes on improving it until ``seconds`` have
-    passed, it is proven optimal, or :meth:`stop`."""
+    passed, it is proven optimal, or :meth:`stop`. With ``workers`` above 1, a portfolio of
+    that many searches (:mod:`portfolio`: this thread's solver and ``workers - 1`` worker
+    processes, from ``pool`` or the process's shared one); polled, its best plan so far."""
 
-    def __init__(self, state: State, seconds: float, clock: Clock = time.monotonic) -> None:
-        self.solver = Solver(state, seconds, clock)
+    def __init__(self, state: State, seconds: float, clock: Clock = time.monotonic,
+                 workers: int = 1, pool: Any = None) -> None:
+        self.search: Any
+        if workers > 1:
+            from companion.glass_garden.portfolio import Portfolio
+
+            self.search = Portfolio(state, seconds, clock, workers, pool)
+            self.solver = self.search.solver
+        else:
+            self.search = self.solver = Solver(state, seconds, clock)
         self._final: Result | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="glass-garden-solver",
@@ -626,7 +720,7 @@ class Advisor:
 
     def _work(self) -> None:
         try:
-            self._final = self.solver.run()
+            self._final = self.search.run()
         except BaseException as exc:  # handed to whoever waits
             self._error = exc
 
@@ -636,7 +730,7 @@ class Advisor:
             return self._final
         if self.solver.best is None:
             return None
-        return self.solver.result()
+        return self.search.result()
 
     @property
     def running(self) -> bool:
@@ -653,5 +747,5 @@ class Advisor:
 
     def stop(self) -> Result:
         """Stop searching now; the best plan found."""
-        self.solver.halt()
+        self.search.halt()
         return self.wait()

@@ -201,7 +201,8 @@ def test_config_output_keeps_its_format() -> None:
         "display:", "buttons:", "camera:", "data_dir: ~/.local/share/companion",
         "log_level: info", "games:"]
     assert "  the-glade:\n    variant: basic\n    board:\n      rows: 7\n" in body
-    assert "  glass-garden:\n    deck: null\n    think_seconds: 10\n    model: null\n" \
+    assert "  glass-garden:\n    deck: null\n    think_seconds: 10\n    think_workers: 2\n" \
+           "    model: null\n" \
            "  gardlings:\n" \
            "    catalogue: null\n    long_game: false\n  meadow:\n    catalogue: null\n" in body
 
