@@ -84,15 +84,19 @@ WORKERS = 2
 START_METHOD = "forkserver"
 #: A warm worker with no job for this long exits (its memory back to the system).
 IDLE_SECONDS = 600.0
-#: With the wall clock, how long past the deadline the parent waits for a worker's last word
-#: (as a share of ``seconds``, plus a fixed part): the searches stop at the same instant.
-GRACE_SHARE, GRACE_SECONDS = 0.03, 0.05
+#: With the wall clock, how long past the deadline the parent waits for a worker's last word,
+#: as a share of ``seconds`` (the searches stop at the same instant; ``--seconds`` is kept to
+#: 10%): a worker later than that is left out of the result (not ended: it stops by itself).
+GRACE_SHARE = 0.03
 #: With the CPU clock (workers may run slower than the parent on a loaded machine), the most
 #: wall time the parent waits for a worker's last word: this many times ``seconds``, plus a
 #: fixed part.
 CPU_WAIT_FACTOR, CPU_WAIT_SECONDS = 20.0, 60.0
-#: How long a stopped search's workers get to answer before they are ended.
-STOP_WAIT = 1.0
+#: How long the workers of a search stopped early (proven, or by the caller) get to answer;
+#: with no deadline at all (tests), :data:`NO_DEADLINE_WAIT`.
+STOP_WAIT, NO_DEADLINE_WAIT = 0.5, 60.0
+#: How long a search waits for the pool while another search is giving it back.
+BUSY_WAIT = 0.25
 CLOCKS: dict[str, Clock] = {"wall": time.monotonic, "cpu": time.process_time}
 _PHASES = {p: p for p in (ACTIONS, GROW, SUNLIGHT, OVER)}
 
@@ -293,10 +297,10 @@ class WorkerPool:
         self.started += 1
         return _Process(process, parent)
 
-    def acquire(self, count: int) -> list[tuple[int, _Process]] | None:
+    def acquire(self, count: int, wait: float = 0.0) -> list[tuple[int, _Process]] | None:
         """Searches ``1 .. count``'s processes, started if need be; None if another search
-        holds the pool."""
-        if not self._busy.acquire(blocking=False):
+        holds the pool (after ``wait`` seconds)."""
+        if not self._busy.acquire(timeout=wait) if wait > 0 else not self._busy.acquire(False):
             return None
         try:
             with self._lock:
@@ -473,6 +477,9 @@ class Portfolio:
         self._lock = threading.Lock()
         self._halted = threading.Event()
         self._own_done = threading.Event()
+        self._abandon = threading.Event()  # the parent waits no more for the workers
+        # the parent wakes its listener through this pipe (stopped, done, given up)
+        self._wake_r, self._wake_w = multiprocessing.Pipe(duplex=False)
         self._stopped = False
         self._procs: list[tuple[int, _Process]] = []
         self._thread: threading.Thread | None = None
@@ -489,7 +496,8 @@ class Portfolio:
         pool = self._pool or shared_pool()
         t0 = time.monotonic()
         try:
-            procs = pool.acquire(self.count - 1)
+            # the last search's listener may still be winding down (a few hundredths of a s)
+            procs = pool.acquire(self.count - 1, BUSY_WAIT)
         except Exception as exc:  # the parent's own search goes on
             self._note(f"workers not started: {exc!r}")
             for view in self.views[1:]:
@@ -502,6 +510,10 @@ class Portfolio:
             return
         self.start_seconds = round(time.monotonic() - t0, 4)
         try:
+            if self._abandon.is_set():  # the parent is done before the workers started
+                for view in self.views[1:]:
+                    view.failed = "started too late"
+                return
             packed = pack_state(self.root)
             live: dict[Connection, tuple[int, _Process]] = {}
             for index, proc in procs:
@@ -515,11 +527,20 @@ class Portfolio:
                 self._procs = list(live.values())
                 if self._stopped:
                     self._stop_workers()
-            give_up: float | None = None
-            while live:
-                ready = wait_for(list(live), timeout=0.05)
+            sentinels = {proc.process.sentinel: conn for conn, (_, proc) in live.items()}
+            while live and not self._abandon.is_set():
+                # woken only by a word, a worker's end or the parent (no polling: each wake-up
+                # would take the interpreter's lock from the parent's own search)
+                ready = wait_for([*live, *(s for s, c in sentinels.items() if c in live),
+                                  self._wake_r])
                 heard = False
                 for conn in ready:
+                    if conn is self._wake_r:
+                        with contextlib.suppress(EOFError, OSError):
+                            self._wake_r.recv_bytes()
+                        continue
+                    if isinstance(conn, int):  # a worker's end: seen below
+                        continue
                     index, proc = live[conn]  # type: ignore[index]
                     try:
                         msg = conn.recv()  # type: ignore[union-attr]
@@ -537,12 +558,8 @@ class Portfolio:
                         del live[conn]
                 if heard and self.optimal_now():  # a worker's plan or bound settles it
                     self.stop_all()
-                if give_up is None and (self._own_done.is_set() or self._halted.is_set()):
-                    give_up = time.monotonic() + self._patience()
-                if give_up is not None and time.monotonic() > give_up and live:
-                    for index, _ in live.values():
-                        self._fail(index, "no last word in time: ended", pool)
-                    live.clear()
+            for index, _ in live.values():
+                self._fail(index, "no last word in time: left out", None)
         finally:
             with self._lock:
                 self._procs = []
@@ -550,12 +567,14 @@ class Portfolio:
 
     def _patience(self) -> float:
         """Wall seconds to wait for the workers' last words once the parent's search is over."""
-        if self._halted.is_set() or self.seconds is None:
+        if self.seconds is None:
+            return NO_DEADLINE_WAIT
+        if self._stopped:
             return STOP_WAIT
         if self.clock_name == "cpu":
             return CPU_WAIT_FACTOR * self.seconds + CPU_WAIT_SECONDS
         left = self.wall_start + self.seconds - time.monotonic()
-        return max(0.0, left) + GRACE_SHARE * self.seconds + GRACE_SECONDS
+        return max(0.0, left) + GRACE_SHARE * self.seconds
 
     def _take(self, msg: tuple[Any, ...]) -> bool:
         """Take in one message; True if it was the worker's last word for this search."""
@@ -613,6 +632,10 @@ class Portfolio:
             self._stop_workers()
         self.solver.halt()
 
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._wake_w.send_bytes(b"!")
+
     # -- the parent's side --------------------------------------------------------------
     def _own_improved(self, plan: Plan) -> None:
         if any(v.bound is not None for v in self.views[1:]) and self.optimal_now():
@@ -657,7 +680,15 @@ class Portfolio:
             if self.count > 1 and self.solver.best is not None and self.optimal_now():
                 self.stop_all()
             if self._thread is not None:
-                self._thread.join()
+                self._thread.join(self._patience())
+                if self._thread.is_alive():
+                    self._abandon.set()
+                    self._wake()
+                    self._note("workers not done in time: left out")
+                    self._thread.join(STOP_WAIT)
+            if self._thread is None or not self._thread.is_alive():
+                for end in (self._wake_r, self._wake_w):
+                    end.close()
         self.finished = True
         self._final = self.result()
         return self._final
@@ -685,8 +716,8 @@ class Portfolio:
                     rising.append(e)
             log = [*self.solver.log, *self.log]
             if best:
-                log.append(f"{views[best].seconds:.2f}s search {best} "
-                           f"({views[best].config}): {score}")
+                when = next((t for t, _, s in views[best].events if s == score), 0.0)
+                log.append(f"{when:.2f}s search {best} ({views[best].config}): {score}")
             searches = [v.data() for v in views]
         return Result(plan, bound, optimal, sum(v.nodes for v in views),
                       round(self.solver.elapsed(), 4), self.solver.first_score, log, rising,
