@@ -22,8 +22,8 @@ from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
 from companion.glass_garden.fertile_zone import _ADD, _KIND_SETS, _TOPS, _ZONE, _packed
-from companion.glass_garden.game import ACTIONS, GROW, SUNLIGHT, SUNLIGHT_TURN, State
-from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden
+from companion.glass_garden.game import ACTIONS, GROW, SUNLIGHT, SUNLIGHT_TURN, State, make_state
+from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden, make_garden
 from companion.glass_garden.payable import groups_of, lent_of
 from companion.glass_garden.turns import Path, _explore
 
@@ -97,7 +97,7 @@ def after_actions(state: State, tick: Tick = _no_tick) -> dict[Garden, Path]:
     """Every distinct garden the rest of the actions step can leave, with the fewest actions
     that reach it (as :func:`turns.after_actions`, calling ``tick`` now and then)."""
     g = state.garden
-    return {Garden(cols, rows, g.grown, g.glass, g.critter_side): path
+    return {make_garden(cols, rows, g.grown, g.glass, g.critter_side): path
             for (cols, rows), path in _actions_step(state, tick).items()}
 
 
@@ -164,11 +164,11 @@ def _end_growing(s: State) -> State:
     hurt = _damaged_rows(cols, g.rows, _damage_plan(k, side_up(s.table.critter, g).damage),
                          s.protected)
     if s.turn >= DARK_TURNS:
-        return State(s.table, Garden(cols, hurt, g.grown, g.glass, g.critter_side),
-                     SUNLIGHT_TURN, SUNLIGHT, 2)
+        return make_state(s.table, make_garden(cols, hurt, g.grown, g.glass, g.critter_side),
+                          SUNLIGHT_TURN, SUNLIGHT, 2)
     after = (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
-    return State(s.table, Garden(after, hurt, g.grown, g.glass, 1 - g.critter_side),
-                 s.turn + 1)
+    return make_state(s.table, make_garden(after, hurt, g.grown, g.glass, 1 - g.critter_side),
+                      s.turn + 1)
 
 
 def explore(state: State, out: dict[State, Path], path: Path, seen: set[State],
@@ -215,64 +215,107 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     k = g0.critter_col
     lent = lent_of(_packed(deck), grown)
     guess_of = guesser(deck, grown, glass)  # bound.guess_of with this turn's grown and glass
-    groups = groups_of(k)
-    # the outcomes reached without growing before the critter's step, by (columns, rows):
-    # most gardens of the actions step meet another's after the damage, and are skipped
-    # before a state is made
-    stepped: set[Key] = set()
-    lends: dict[tuple[int, ...], tuple[int, ...]] = {}  # by plant, and 0 for the critter (-1)
+    payable = _payable_at(k)
+    # the outcomes reached without growing before the critter's step, by garden: most
+    # gardens of the actions step meet another's after the damage, and are skipped before a
+    # state is made
+    stepped: set[Garden] = set()
+    # by rows: what each plant lends (by plant, and 0 for the critter, -1), and the guesses
+    # of gardens with those rows by payable kinds (the rows repeat: shifts leave them be)
+    by_rows: dict[tuple[int, ...], tuple[tuple[int, ...], dict[frozenset[str], float]]] = {}
     actions_left = state.actions_left
     done = Done()
-    next_groups = None if last else groups_of(k + 1)
-
-    def kinds_of(cols: tuple[int, ...], rows: tuple[int, ...],
-                 groups: list[tuple[int, ...]]) -> frozenset[str]:
-        # payable.kinds_of on tuples, with what each plant lends by rows made once
-        v = lends.get(rows)
-        if v is None:
-            v = lends[rows] = (*[lent[p][r] for p, r in enumerate(rows)], 0)
-        hits = 0
-        for a, b, c in groups:
-            hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
-        return _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
+    next_payable = None if last else _payable_at(k + 1)
+    all_grown = grown == 0xFF
+    next_side = side if last else 1 - side
+    next_turn = turn + 1
 
     for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
             tick()
         cols, rows = key
         left = actions_left - len(path)  # the path's Done, when left, is added when needed
-        kinds = kinds_of(cols, rows, groups) if soil else _NONE
+        here = by_rows.get(rows)
+        if here is None:
+            here = by_rows[rows] = ((*[lent[p][r] for p, r in enumerate(rows)], 0), {})
+        kinds = payable(cols, here[0]) if soil else _NONE
         can_grow = bool(kinds) and (anything or not wanted.isdisjoint(kinds))
         if can_grow and growers is None:
-            explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
+            explore(make_state(table, make_garden(cols, rows, grown, glass, side), turn, GROW,
+                               left),
                     out, (*path, done) if left else path, seen, tick)
             continue
         # no growing (or, in a light expansion, not growing yet): damage and advance (the
         # critter steps right; on the ninth turn it stays, and the sunlight phase begins)
         hurt = _damaged_rows(cols, rows, damage)
         after = cols if last else (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
-        if (after, hurt) in stepped:  # an outcome already made (this way)
+        garden = make_garden(after, hurt, grown, glass, next_side)
+        if garden in stepped:  # an outcome already made (this way)
             if can_grow:
-                ranked.append((-guess_of(rows, kinds), count, key, left, path))
+                ranked.append((-_guess(here, rows, kinds, guess_of), count, key, left, path))
             continue
-        stepped.add((after, hurt))
+        stepped.add(garden)
         if last:
-            nxt = State(table, Garden(after, hurt, grown, glass, side), SUNLIGHT_TURN,
-                        SUNLIGHT, 2)
+            nxt = make_state(table, garden, SUNLIGHT_TURN, SUNLIGHT, 2)
         else:
-            nxt = State(table, Garden(after, hurt, grown, glass, 1 - side), turn + 1)
-            if guesses is not None and nxt not in out:
-                assert next_groups is not None
-                after_kinds = kinds_of(after, hurt, next_groups) if grown != 0xFF else _NONE
-                guesses[nxt] = guess_of(hurt, after_kinds)
+            nxt = make_state(table, garden, next_turn)
         if nxt not in out:
+            if guesses is not None and not last:
+                assert next_payable is not None
+                then = by_rows.get(hurt)
+                if then is None:
+                    then = by_rows[hurt] = (
+                        (*[lent[p][r] for p, r in enumerate(hurt)], 0), {})
+                after_kinds = _NONE if all_grown else next_payable(after, then[0])
+                guesses[nxt] = _guess(then, hurt, after_kinds, guess_of)
             out[nxt] = (*path, done, done) if left else (*path, done)
         if can_grow:  # ranked by the guess of the state about to grow
-            ranked.append((-guess_of(rows, kinds), count, key, left,
-                           path))
+            ranked.append((-_guess(here, rows, kinds, guess_of), count, key, left, path))
     if growers is not None:
         ranked.sort()
         for _, _, (cols, rows), left, path in ranked[:growers]:
-            explore(State(table, Garden(cols, rows, grown, glass, side), turn, GROW, left),
+            explore(make_state(table, make_garden(cols, rows, grown, glass, side), turn, GROW,
+                               left),
                     out, (*path, done) if left else path, seen, tick)
     return out
+
+
+def _guess(here: tuple[tuple[int, ...], dict[frozenset[str], float]], rows: tuple[int, ...],
+           kinds: frozenset[str], guess_of: Callable[[tuple[int, ...], frozenset[str]], float]
+           ) -> float:
+    """``guess_of(rows, kinds)``, remembered in ``here`` (the entry of ``rows`` in
+    :func:`outcomes`' table by rows): many gardens of a turn differ only in their columns."""
+    value = here[1].get(kinds)
+    if value is None:
+        value = here[1][kinds] = guess_of(rows, kinds)
+    return value
+
+
+Payable = Callable[[tuple[int, ...], tuple[int, ...]], frozenset[str]]
+
+
+def _payable_at(k: int) -> Payable:
+    """:func:`payable.kinds_of` with the critter in column ``k``, as a function of the columns
+    and what each plant lends in its row (by plant, 0 for the critter): one expression summing
+    each column group's fields, written out once per column (a loop over the groups, indexing
+    the columns twice each, was a tenth of a light expansion's time). The same sums, OR-ed in
+    another order: the same value."""
+    hit = _PAYABLES.get(k)
+    if hit is not None:
+        return hit
+    names = ", ".join(f"c{c}" for c in range(COLUMNS))
+    lines = [f"def payable(cols, v):\n    {names} = cols\n"]
+    lines += [f"    w{c} = v[c{c}]\n" for c in range(COLUMNS) if c != k]
+    sums = []
+    for group in groups_of(k):
+        terms = [f"w{c}" for c in dict.fromkeys(group) if c != k]
+        sums.append(f"({' + '.join([*terms, 'ADD'])})")
+    lines.append(f"    hits = {' | '.join(sums)}\n")
+    lines.append("    return KIND_SETS[((hits | hits >> ZONE) & TOPS) >> 4]\n")
+    space = {"ADD": _ADD, "KIND_SETS": _KIND_SETS, "ZONE": _ZONE, "TOPS": _TOPS}
+    exec("".join(lines), space)  # code made here from column numbers alone
+    hit = _PAYABLES[k] = space["payable"]
+    return hit
+
+
+_PAYABLES: dict[int, Payable] = {}

@@ -27,7 +27,7 @@ from companion.glass_garden.fertile_zone import (
     _packed,
     payments_for,
 )
-from companion.glass_garden.garden import CRITTER, Garden
+from companion.glass_garden.garden import CRITTER, Garden, make_garden
 from companion.glass_garden.payable import Lent, groups_of, lent_of
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ _STEPS: dict[int, tuple[Deck, list[tuple[Pending, ...]]]] = {}
 def grow_plant(state: State, plant: int, used: frozenset[int] | None = None) -> State:
     """Flip ``plant``, light its adjacent dark glass, and queue its effect (``used``: the
     spent resources after it, when it paid)."""
-    from companion.glass_garden.game import State
+    from companion.glass_garden.game import make_state
 
     g = state.garden
     if g.grown >> plant & 1:
@@ -157,10 +157,10 @@ def grow_plant(state: State, plant: int, used: frozenset[int] | None = None) -> 
         glass |= 1 << g.rows[plant]
     elif plant == (cols[-1] if cols[-1] != CRITTER else cols[-2]):
         glass |= 1 << 3 + g.rows[plant]
-    garden = Garden(cols, g.rows, g.grown | 1 << plant, glass, g.critter_side)
-    return State(state.table, garden, state.turn, state.phase, state.actions_left,
-                 state.used if used is None else used, state.protected,
-                 _effect_steps(state.deck, plant) + state.pending)
+    garden = make_garden(cols, g.rows, g.grown | 1 << plant, glass, g.critter_side)
+    return make_state(state.table, garden, state.turn, state.phase, state.actions_left,
+                      state.used if used is None else used, state.protected,
+                      _effect_steps(state.deck, plant) + state.pending)
 
 
 def grow_paid(state: State, action: Grow) -> State:
