@@ -19,6 +19,22 @@ so a machine shared with other work gives the figures an idle one would (a Raspb
 about 4 times slower); ``--clock wall`` counts real seconds. Each deal runs in a fresh process,
 whose peak resident memory is reported (the search's memory plus about 60 MB of Python and
 the engine). The machine's load average is printed at the start and the end.
+
+``--workers W`` (default 1: the solver alone) solves each deal by a portfolio of W searches
+(``companion/glass_garden/portfolio.py``; ``--portfolio`` names their configurations, search 0
+first; ``--variant`` runs one configuration alone instead). Its workers are started in a pool
+of the deal's own and answer before the deal's clock starts, as at the table, where the turn
+screen starts them when it opens (``warm_up_seconds``: the fork server's start and the workers'
+fork, about 1 s here); ``--cold`` starts them within the deal's time instead. What is counted:
+with ``--clock cpu`` each process gets ``--seconds`` of its own CPU, the parent from before it
+hands the deal to its workers (sending them the position is in its time), each worker from its
+birth (its fork and reading the position included; the fork server's start is not counted: it
+is made once per service); with ``--clock wall`` all stop at the same instant, ``--seconds``
+after the parent started, the workers' start included. A row's ``events`` and ``proven_at``
+are the portfolio's (each on its search's own clock: a deal is proven at t once the best score
+found by any search by t meets the least bound proven by any by t); ``searches`` holds each
+search's own figures (cut short where the portfolio was proven: search 0's are not a single
+solver's run), and ``rss_mb_total`` the peak memory of the parent and its workers summed.
 """
 
 from __future__ import annotations
@@ -129,6 +145,17 @@ def summarise(rows: list[dict[str, Any]], seconds: float, clock: str,
                f"{statistics.mean(r['states'] for r in rows):.0f}")
     out.append(f"peak memory of a deal's process: max {max(r['rss_mb'] for r in rows):.0f} MB "
                f"(before the search: {max(r['rss_mb_before'] for r in rows):.0f} MB)")
+    if any(r.get("searches") for r in rows):  # a portfolio: each search alone, and memory
+        many = [r for r in rows if r.get("searches")]
+        for i, search in enumerate(many[0]["searches"]):
+            alone = sum(1 for r in many if r["searches"][i]["proven_at"] is not None
+                        and r["searches"][i]["proven_at"] <= seconds)
+            out.append(f"search {i} ({search['config']}) proved {alone}/{len(many)} itself "
+                       "(each stops at the portfolio's proof)")
+        out.append(f"the parent's and its workers' peak memory summed: max "
+                   f"{max(r['rss_mb_total'] for r in many):.0f} MB, median "
+                   f"{statistics.median(r['rss_mb_total'] for r in many):.0f} MB; longest "
+                   f"search {max(x['seconds'] for r in many for x in r['searches']):.2f} s")
     out.append("per critter (mean score at the limit / proven):")
     for critter in dict.fromkeys(r["critter"] for r in rows):
         sub = [r for r in rows if r["critter"] == critter]

@@ -35,6 +35,7 @@ import atexit
 import contextlib
 import ctypes
 import gc
+import itertools
 import multiprocessing
 import os
 import pickle
@@ -76,8 +77,15 @@ VARIANTS: dict[str, Config] = {
     "first32g8": Config("first32g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), first_layer=32),
 }
 #: The configuration of each search of a portfolio: search 0 (the parent's) the solver's own,
-#: search ``k`` the ``k``-th name (beyond the list, round again from its second).
-PORTFOLIO: tuple[str, ...] = ("ladder", "g8", "first32", "look64")
+#: search ``k`` the ``k``-th name (beyond the list, round again from its second). Chosen by
+#: what each adds to search 0 on the deals it proves least (Ant and Worm seeds 10-22, 2.5 CPU
+#: s each, every configuration run alone and the proofs counted by deal, load 10-19): search 0
+#: alone proved 11/26; with ``from4g8`` (beams of width 4-128 exploring 8 gardens' growing:
+#: search 0 runs widths 1 and 2 itself) 18/26, with ``g4`` 17, ``first32``, ``g8``, ``look32``
+#: or ``look64`` 16; three searches 21/26 with ``from4g8`` and ``look32`` (or ``first32``,
+#: ``look64``); four 22/26 with ``g4`` (or ``g8``) added. Alone, ``from4g8`` proved 15/26 and
+#: ``look32`` (the turn-1 look-ahead on 32 children) 14/26, against 11/26.
+PORTFOLIO: tuple[str, ...] = ("ladder", "from4g8", "look32", "g4")
 #: Searches at once by default (the game's ``think_workers``): the parent's and one worker.
 WORKERS = 2
 #: How worker processes are started (never plain ``fork`` from the threaded service).
@@ -218,33 +226,39 @@ def _worker(conn: Connection, index: int, born: float) -> None:
         start = wall_start if clock == "wall" else (born if fresh else read())
         fresh = False
         try:
-            root = unpack_state(packed, tables)
-            solver = Solver(root, seconds, read, config, start=start)
-
-            def improved(plan: Plan, solver: Solver = solver, job: int = job) -> None:
-                send(("plan", index, job, round(solver.elapsed(), 4),
-                      solver.nodes + solver.sun.nodes, plan.score, plan.turns,
-                      solver.root_bound()))
-
-            solver.on_improve = improved
-            with lock:
-                current.update(job=job, solver=solver)
-                if job in stopped:
-                    solver.halt()
-            result = solver.run()
-            send(("done", index, job, {
-                "config": config.name, "score": result.plan.score, "turns": result.plan.turns,
-                "bound": result.bound, "optimal": result.optimal, "nodes": result.nodes,
-                "seconds": round(result.seconds, 4), "proven_at": result.proven_at,
-                "events": result.events, "rss_mb": _peak_mb(),
-                "found_by": next((line for line in reversed(result.log) if ": " in line), "")}))
+            _search(job, index, unpack_state(packed, tables), seconds, read, config, start,
+                    send, lock, current, stopped)
         except Exception:  # told to the parent, which searches on without it
             send(("error", index, job, traceback.format_exc(limit=8)))
         finally:
             with lock:
                 current.update(job=None, solver=None)
-            solver = None  # type: ignore[assignment]
-            _trim()
+            _trim()  # the search's own tables are gone with _search's frame
+
+
+def _search(job: int, index: int, root: State, seconds: float | None, read: Clock,
+            config: Config, start: float, send: Any, lock: threading.Lock,
+            current: dict[str, Any], stopped: set[int]) -> None:
+    """One job of a worker: the search, each better plan sent at once, and its last word."""
+    solver = Solver(root, seconds, read, config, start=start)
+
+    def improved(plan: Plan) -> None:
+        send(("plan", index, job, round(solver.elapsed(), 4), solver.nodes + solver.sun.nodes,
+              plan.score, plan.turns, solver.root_bound()))
+
+    solver.on_improve = improved
+    with lock:
+        current.update(job=job, solver=solver)
+        if job in stopped:
+            solver.halt()
+    result = solver.run()
+    solver.on_improve = None
+    send(("done", index, job, {
+        "config": config.name, "score": result.plan.score, "turns": result.plan.turns,
+        "bound": result.bound, "optimal": result.optimal, "nodes": result.nodes,
+        "seconds": round(result.seconds, 4), "proven_at": result.proven_at,
+        "events": result.events, "rss_mb": _peak_mb(),
+        "found_by": next((line for line in reversed(result.log) if ": " in line), "")}))
 
 
 def _worker_main(conn: Connection, index: int) -> None:
@@ -361,6 +375,7 @@ class WorkerPool:
 
 
 _SHARED: WorkerPool | None = None
+_JOBS = itertools.count(1)
 _SHARED_LOCK = threading.Lock()
 
 
@@ -473,7 +488,7 @@ class Portfolio:
         self._pool = pool
         self.views = [SearchView(self.configs[i].name) for i in range(self.count)]
         self.log: list[str] = []
-        self.job = id(self) ^ int(self.wall_start * 1e6)
+        self.job = next(_JOBS)  # the workers' words name it: an earlier search's are dropped
         self._lock = threading.Lock()
         self._halted = threading.Event()
         self._own_done = threading.Event()
