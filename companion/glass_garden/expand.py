@@ -52,26 +52,21 @@ def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
     reached: dict[Key, Path] = {start: ()}
     frontier: list[tuple[Key, Path]] = [(start, ())]
     moved_rows: dict[tuple[int, ...], list[tuple[tuple[int, ...], Move]]] = {}
+    # the columns each shift gives, worked out once per columns (a move keeps them)
+    shifted: dict[tuple[int, ...], list[tuple[tuple[int, ...], Shift]]] = {}
     for _ in range(state.actions_left):
         nxt: list[tuple[Key, Path]] = []
         for (cols, rows), path in frontier:
             tick()
             # shifts: each plant left to right, 1, 2, ... columns in the arrow's direction
-            for c in range(COLUMNS):
-                p = cols[c]
-                if p == CRITTER:
-                    continue
-                e = c + d
-                while 0 <= e < COLUMNS and cols[e] != CRITTER:
-                    if d > 0:
-                        moved_cols = (*cols[:c], *cols[c + 1:e + 1], p, *cols[e + 1:])
-                    else:
-                        moved_cols = (*cols[:e], p, *cols[e:c], *cols[c + 1:])
-                    key = (moved_cols, rows)
-                    if key not in reached:
-                        reached[key] = after = (*path, _SHIFTS[p][e - c])
-                        nxt.append((key, after))
-                    e += d
+            shifts = shifted.get(cols)
+            if shifts is None:
+                shifts = shifted[cols] = _shifts(cols, d)
+            for moved_cols, shift in shifts:
+                key = (moved_cols, rows)
+                if key not in reached:
+                    reached[key] = after = (*path, shift)
+                    nxt.append((key, after))
             # moves: each plant up, then down (the rows they give worked out once per rows)
             moves = moved_rows.get(rows)
             if moves is None:
@@ -85,6 +80,25 @@ def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
                     nxt.append((key, after))
         frontier = nxt
     return reached
+
+
+def _shifts(cols: tuple[int, ...], d: int) -> list[tuple[tuple[int, ...], Shift]]:
+    """The columns after each shift of the actions step in the arrow's direction ``d``, with
+    the shift: each plant left to right, 1, 2, ... columns (the order the engine lists)."""
+    out = []
+    for c in range(COLUMNS):
+        p = cols[c]
+        if p == CRITTER:
+            continue
+        e = c + d
+        while 0 <= e < COLUMNS and cols[e] != CRITTER:
+            if d > 0:
+                moved_cols = (*cols[:c], *cols[c + 1:e + 1], p, *cols[e + 1:])
+            else:
+                moved_cols = (*cols[:e], p, *cols[e:c], *cols[c + 1:])
+            out.append((moved_cols, _SHIFTS[p][e - c]))
+            e += d
+    return out
 
 
 #: The actions step's moves and shifts, made once (values: equal to any made anew)
@@ -153,6 +167,54 @@ def _damaged_rows(cols: tuple[int, ...], rows: tuple[int, ...], plan: DamagePlan
     return tuple(out)
 
 
+Damage = Callable[[tuple[int, ...], tuple[int, ...]], tuple[int, ...]]
+
+
+def _damage_at(k: int, patterns: tuple[DamagePattern, ...]) -> Damage:
+    """:func:`_damaged_rows` with nothing protected (a turn's start: every garden of the
+    actions step), for the critter in column ``k``, as a function of the columns and rows:
+    each pattern's scan written out once (the generic loop over the plan was a tenth of a
+    light expansion's time). A scan that stops at its first hit is a chain of tests, one
+    hitting every column a chain of independent tests, any other the generic loop. The same
+    plants hit, pattern by pattern, in the same order: the same rows."""
+    key = (k, patterns)
+    hit = _DAMAGES.get(key)
+    if hit is not None:
+        return hit
+    space: dict[str, object] = {}
+    lines = ["def damage(cols, rows):\n", "    cur = rows\n"]
+    for i, (scans, hurts, limit) in enumerate(_damage_plan(k, patterns)):
+        space[f"H{i}"] = hurts
+        lines.append("    hit = []\n")
+        for j, cs in enumerate(scans):
+            if limit == 1:  # the first plant hit ends the scan
+                for depth, c in enumerate(cs):
+                    pad = "    " * (depth + 1)
+                    lines.append(f"{pad}p = cols[{c}]\n{pad}if cur[p] in H{i}:\n"
+                                 f"{pad}    hit.append(p)\n")
+                    if depth + 1 < len(cs):
+                        lines.append(f"{pad}else:\n")
+            elif limit >= len(cs):  # every plant it may hurt in these columns
+                for c in cs:
+                    lines.append(f"    p = cols[{c}]\n    if cur[p] in H{i}:\n"
+                                 "        hit.append(p)\n")
+            else:
+                space[f"S{i}_{j}"] = cs
+                lines.append(f"    count = 0\n    for c in S{i}_{j}:\n        p = cols[c]\n"
+                             f"        if cur[p] in H{i}:\n            hit.append(p)\n"
+                             f"            count += 1\n            if count == {limit}:\n"
+                             "                break\n")
+        lines.append("    if hit:\n        out = list(cur)\n        for p in hit:\n"
+                     "            out[p] += 1\n        cur = tuple(out)\n")
+    lines.append("    return cur\n")
+    exec("".join(lines), space)  # code made here from the damage plan's numbers alone
+    hit = _DAMAGES[key] = space["damage"]  # type: ignore[assignment]
+    return hit
+
+
+_DAMAGES: dict[tuple[int, tuple[DamagePattern, ...]], Damage] = {}
+
+
 def _end_growing(s: State) -> State:
     """``s.apply_unchecked(Done())`` for a state of a dark turn in its growing step with no
     step pending: damage and the critter's advance (none on the ninth turn, which ends in the
@@ -161,8 +223,9 @@ def _end_growing(s: State) -> State:
     g = s.garden
     cols = g.cols
     k = cols.index(CRITTER)
-    hurt = _damaged_rows(cols, g.rows, _damage_plan(k, side_up(s.table.critter, g).damage),
-                         s.protected)
+    patterns = side_up(s.table.critter, g).damage
+    hurt = (_damaged_rows(cols, g.rows, _damage_plan(k, patterns), s.protected) if s.protected
+            else _damage_at(k, patterns)(cols, g.rows))
     if s.turn >= DARK_TURNS:
         return make_state(s.table, make_garden(cols, hurt, g.grown, g.glass, g.critter_side),
                           SUNLIGHT_TURN, SUNLIGHT, 2)
@@ -207,7 +270,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     soil = [card.cost for p, card in enumerate(deck.plants) if not state.garden.grown >> p & 1]
     anything = "any" in soil
     wanted = frozenset(soil)
-    damage = _damage_plan(state.garden.critter_col, side_up(table.critter, state.garden).damage)
+    damage = _damage_at(state.garden.critter_col, side_up(table.critter, state.garden).damage)
     last = turn >= DARK_TURNS
     ranked: list[tuple[float, int, Key, int, Path]] = []
     g0 = state.garden
@@ -247,28 +310,28 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             continue
         # no growing (or, in a light expansion, not growing yet): damage and advance (the
         # critter steps right; on the ninth turn it stays, and the sunlight phase begins)
-        hurt = _damaged_rows(cols, rows, damage)
+        hurt = damage(cols, rows)
         after = cols if last else (*cols[:k], cols[k + 1], CRITTER, *cols[k + 2:])
         garden = make_garden(after, hurt, grown, glass, next_side)
-        if garden in stepped:  # an outcome already made (this way)
+        made = len(stepped)
+        stepped.add(garden)  # (one hash call where a test and an add took two)
+        if len(stepped) == made:  # an outcome already made (this way)
             if can_grow:
                 ranked.append((-_guess(here, rows, kinds, guess_of), count, key, left, path))
             continue
-        stepped.add(garden)
         if last:
             nxt = make_state(table, garden, SUNLIGHT_TURN, SUNLIGHT, 2)
         else:
             nxt = make_state(table, garden, next_turn)
-        if nxt not in out:
-            if guesses is not None and not last:
-                assert next_payable is not None
-                then = by_rows.get(hurt)
-                if then is None:
-                    then = by_rows[hurt] = (
-                        (*[lent[p][r] for p, r in enumerate(hurt)], 0), {})
-                after_kinds = _NONE if all_grown else next_payable(after, then[0])
-                guesses[nxt] = _guess(then, hurt, after_kinds, guess_of)
-            out[nxt] = (*path, done, done) if left else (*path, done)
+        made = len(out)
+        out.setdefault(nxt, (*path, done, done) if left else (*path, done))
+        if len(out) > made and guesses is not None and not last:  # a new outcome
+            assert next_payable is not None
+            then = by_rows.get(hurt)
+            if then is None:
+                then = by_rows[hurt] = ((*[lent[p][r] for p, r in enumerate(hurt)], 0), {})
+            after_kinds = _NONE if all_grown else next_payable(after, then[0])
+            guesses[nxt] = _guess(then, hurt, after_kinds, guess_of)
         if can_grow:  # ranked by the guess of the state about to grow
             ranked.append((-_guess(here, rows, kinds, guess_of), count, key, left, path))
     if growers is not None:
