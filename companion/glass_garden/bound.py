@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations, product
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from companion.glass_garden.critter import DARK_TURNS
@@ -289,12 +290,23 @@ def _falls(state: State) -> tuple[int, int]:
     """How far damage may still move plants down in the dark phase: (rows for one plant, rows
     in all). One row of a plant per damage pattern of each damage step still to come (this
     turn's included), and a pattern hits at most ``count`` plants (or columns) per side."""
+    critter = state.table.critter
+    key = (id(critter), state.turn)
+    hit = _FALLS.get(key)
+    if hit is not None and hit[0] is critter:
+        return hit[1]
     steps = max(0, DARK_TURNS - state.turn + 1)
-    sides = state.table.critter.sides
+    sides = critter.sides
     patterns = max(len(side.damage) for side in sides)
     per_step = max(sum(p.count * (2 if p.side == "both" else 1) for p in side.damage)
                    for side in sides)
-    return steps * patterns, steps * per_step
+    falls = steps * patterns, steps * per_step
+    _FALLS[key] = (critter, falls)
+    return falls
+
+
+#: :func:`_falls` by critter and turn (the set cost asks for it at every call)
+_FALLS: dict[tuple[int, int], tuple[Critter, tuple[int, int]]] = {}
 
 
 @lru_cache(maxsize=50_000)
@@ -756,8 +768,18 @@ def guesser(deck: Deck, grown: int, ready: int) -> Callable[[tuple[int, ...], fr
     pays: dict[frozenset[str], float] = {}
     all_grown = grown == 0xFF
 
+    # the rows of the grown plants in one call (the guess is made for every outcome)
+    pick = itemgetter(*mine) if len(mine) > 1 else None
+    one = mine[0] if len(mine) == 1 else -1
+
     def of(rows: tuple[int, ...], kinds: frozenset[str]) -> float:
-        value = base + sum(1 for p in mine if not rows[p])
+        # plus the grown plants in the top row
+        if pick is not None:
+            value = base + pick(rows).count(0)
+        elif one >= 0:
+            value = base + (rows[one] == 0)
+        else:
+            value = base
         if kinds and not all_grown:
             pay = pays.get(kinds)
             if pay is None:

@@ -21,10 +21,10 @@ from companion.glass_garden.actions import Done, Move, Shift
 from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
-from companion.glass_garden.fertile_zone import _ADD, _KIND_SETS, _TOPS, _ZONE, _packed
+from companion.glass_garden.fertile_zone import _packed
 from companion.glass_garden.game import ACTIONS, GROW, SUNLIGHT, SUNLIGHT_TURN, State, make_state
 from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden, make_garden
-from companion.glass_garden.payable import groups_of, lent_of
+from companion.glass_garden.payable import lent_of, payable_at
 from companion.glass_garden.turns import Path, _explore
 
 #: How many states the expansion makes between two calls of ``tick``.
@@ -278,7 +278,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     k = g0.critter_col
     lent = lent_of(_packed(deck), grown)
     guess_of = guesser(deck, grown, glass)  # bound.guess_of with this turn's grown and glass
-    payable = _payable_at(k)
+    payable = payable_at(k)
     # the outcomes reached without growing before the critter's step, by garden: most
     # gardens of the actions step meet another's after the damage, and are skipped before a
     # state is made
@@ -288,7 +288,7 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     by_rows: dict[tuple[int, ...], tuple[tuple[int, ...], dict[frozenset[str], float]]] = {}
     actions_left = state.actions_left
     done = Done()
-    next_payable = None if last else _payable_at(k + 1)
+    next_payable = None if last else payable_at(k + 1)
     all_grown = grown == 0xFF
     next_side = side if last else 1 - side
     next_turn = turn + 1
@@ -352,33 +352,3 @@ def _guess(here: tuple[tuple[int, ...], dict[frozenset[str], float]], rows: tupl
     if value is None:
         value = here[1][kinds] = guess_of(rows, kinds)
     return value
-
-
-Payable = Callable[[tuple[int, ...], tuple[int, ...]], frozenset[str]]
-
-
-def _payable_at(k: int) -> Payable:
-    """:func:`payable.kinds_of` with the critter in column ``k``, as a function of the columns
-    and what each plant lends in its row (by plant, 0 for the critter): one expression summing
-    each column group's fields, written out once per column (a loop over the groups, indexing
-    the columns twice each, was a tenth of a light expansion's time). The same sums, OR-ed in
-    another order: the same value."""
-    hit = _PAYABLES.get(k)
-    if hit is not None:
-        return hit
-    names = ", ".join(f"c{c}" for c in range(COLUMNS))
-    lines = [f"def payable(cols, v):\n    {names} = cols\n"]
-    lines += [f"    w{c} = v[c{c}]\n" for c in range(COLUMNS) if c != k]
-    sums = []
-    for group in groups_of(k):
-        terms = [f"w{c}" for c in dict.fromkeys(group) if c != k]
-        sums.append(f"({' + '.join([*terms, 'ADD'])})")
-    lines.append(f"    hits = {' | '.join(sums)}\n")
-    lines.append("    return KIND_SETS[((hits | hits >> ZONE) & TOPS) >> 4]\n")
-    space = {"ADD": _ADD, "KIND_SETS": _KIND_SETS, "ZONE": _ZONE, "TOPS": _TOPS}
-    exec("".join(lines), space)  # code made here from column numbers alone
-    hit = _PAYABLES[k] = space["payable"]
-    return hit
-
-
-_PAYABLES: dict[int, Payable] = {}

@@ -68,7 +68,9 @@ class Garden:
 
     def plant_order(self) -> tuple[int, ...]:
         """The plants left to right, the critter left out."""
-        return tuple(p for p in self.cols if p != CRITTER)
+        cols = self.cols
+        k = cols.index(CRITTER)
+        return cols[:k] + cols[k + 1:]
 
     def edge_plants(self) -> tuple[int, int]:
         order = self.plant_order()

@@ -10,6 +10,8 @@ out once; :func:`kinds_of` then sums the packed fields of each group's three col
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from companion.glass_garden.deck import Deck
 from companion.glass_garden.fertile_zone import _ADD, _KIND_SETS, _TOPS, _ZONE, _packed, runs
 from companion.glass_garden.garden import COLUMNS, CRITTER, Garden
@@ -61,7 +63,42 @@ def payable_kinds(deck: Deck, garden: Garden) -> frozenset[str]:
         if len(_LENT) > 4096:
             _LENT.clear()
         hit = _LENT[key] = (deck, lent_of(_packed(deck), garden.grown))
-    return kinds_of(hit[1], groups_of(garden.critter_col), garden.cols, garden.rows)
+    lent = hit[1]
+    rows = garden.rows
+    cols = garden.cols
+    payable = _PAYABLES.get(cols.index(CRITTER))
+    if payable is None:
+        payable = payable_at(cols.index(CRITTER))
+    return payable(cols, (*[lent[p][r] for p, r in enumerate(rows)], 0))
 
 
 _LENT: dict[tuple[int, int], tuple[Deck, Lent]] = {}
+
+Payable = Callable[[tuple[int, ...], tuple[int, ...]], frozenset[str]]
+
+
+def payable_at(k: int) -> Payable:
+    """:func:`kinds_of` with the critter in column ``k``, as a function of the columns and
+    what each plant lends in its row (by plant, then 0 for the critter, -1): one expression
+    summing each column group's fields, written out once per column (a loop over the groups,
+    indexing the columns twice each, was a tenth of a light expansion's time). The same sums,
+    OR-ed in another order: the same value."""
+    hit = _PAYABLES.get(k)
+    if hit is not None:
+        return hit
+    names = ", ".join(f"c{c}" for c in range(COLUMNS))
+    lines = [f"def payable(cols, v):\n    {names} = cols\n"]
+    lines += [f"    w{c} = v[c{c}]\n" for c in range(COLUMNS) if c != k]
+    sums = []
+    for group in groups_of(k):
+        terms = [f"w{c}" for c in dict.fromkeys(group) if c != k]
+        sums.append(f"({' + '.join([*terms, 'ADD'])})")
+    lines.append(f"    hits = {' | '.join(sums)}\n")
+    lines.append("    return KIND_SETS[((hits | hits >> ZONE) & TOPS) >> 4]\n")
+    space = {"ADD": _ADD, "KIND_SETS": _KIND_SETS, "ZONE": _ZONE, "TOPS": _TOPS}
+    exec("".join(lines), space)  # code made here from column numbers alone
+    hit = _PAYABLES[k] = space["payable"]  # type: ignore[assignment]
+    return hit
+
+
+_PAYABLES: dict[int, Payable] = {}
