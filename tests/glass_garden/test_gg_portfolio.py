@@ -334,3 +334,16 @@ def test_no_worker_outlives_a_killed_parent(tmp_path: Path) -> None:
     proc.stdin.flush()
     assert proc.wait(PATIENCE) == -signal.SIGKILL
     assert wait_until(lambda: all(gone(p) for p in pids)), "a worker outlived its parent"
+
+
+def test_the_look_ahead_ranks_the_first_children_by_their_best_child() -> None:
+    root = new_game(DECK, "Ant", seed=15)
+    solver = Solver(root, None)
+    solver.look_ahead(6, 16)
+    kids = solver.light(root, 16)
+    order = solver.root_order
+    assert order is not None and set(order) == {child for child, _ in kids}
+    first = sorted((child for child, _ in kids[:6]), key=order.__getitem__)
+    ahead = [solver.guess(solver.light(child, 16)[0][0]) for child in first]
+    assert ahead == sorted(ahead, reverse=True)  # the six first, by their best child's guess
+    assert sorted(order.values())[6:] == [order[child] for child, _ in kids[6:]]
