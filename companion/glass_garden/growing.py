@@ -85,8 +85,21 @@ def _grow_actions(deck: Deck, garden: Garden) -> tuple[Grow, ...]:
                         found.extend(ids[p][rows[p]][zone].get(kind, ()))
                 sets.setdefault(kind, set()).update(combinations(sorted(found), 3))
     table = {kind: sorted(v) for kind, v in sets.items()}
-    return tuple(Grow(p, pay) for p in soil
-                 for pay in payments_for(deck, deck.plants[p].cost, table))
+    grows = _GROWS
+    out = []
+    for p in soil:
+        for pay in payments_for(deck, deck.plants[p].cost, table):
+            action = grows.get((p, pay))
+            if action is None:
+                action = grows[(p, pay)] = Grow(p, pay)
+            out.append(action)
+    return tuple(out)
+
+
+#: Each Grow action made once (a value: equal to any made anew), with the resources it
+#: spends as a set: the growing step lists the same few hundred again and again
+_GROWS: dict[tuple[int, tuple[int, ...]], Grow] = {}
+_PAID: dict[tuple[int, ...], frozenset[int]] = {}
 
 
 _ALL_TOPS = _TOPS | _TOPS << _ZONE
@@ -164,4 +177,7 @@ def grow_plant(state: State, plant: int, used: frozenset[int] | None = None) -> 
 
 
 def grow_paid(state: State, action: Grow) -> State:
-    return grow_plant(state, action.plant, state.used | frozenset(action.paid))
+    paid = _PAID.get(action.paid)
+    if paid is None:
+        paid = _PAID[action.paid] = frozenset(action.paid)
+    return grow_plant(state, action.plant, state.used | paid)
