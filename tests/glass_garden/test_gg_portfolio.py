@@ -195,6 +195,15 @@ def test_the_portfolio_names_a_configuration_for_every_search() -> None:
     assert set(names) == set(portfolio.PORTFOLIO[1:])
 
 
+def test_the_searches_share_the_cache_limit() -> None:
+    state = new_game(DECK, "Fly", seed=1)
+    assert Portfolio(state, 1.0, searches=1).configs == (DEFAULT_CONFIG,)
+    two = Portfolio(state, 1.0, searches=2)
+    assert [c.cache_children for c in two.configs] == [portfolio.PORTFOLIO_CACHE // 2] * 2
+    assert two.solver.cache_limit == portfolio.PORTFOLIO_CACHE // 2
+    assert [c.name for c in two.configs] == list(portfolio.PORTFOLIO[:2])
+
+
 def test_a_worker_proof_stops_every_search(pool: WorkerPool) -> None:
     """The parent's own search is held back (it only waits to be stopped); a worker, with no
     deadline, finds and proves the 16: the parent is told and stops, with the worker's plan."""
