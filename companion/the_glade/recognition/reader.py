@@ -6,7 +6,9 @@ square), the best tile face at any of 4 turns (after finding the tile's exact pl
 askew angle), and, on inner squares, the best counter face at any angle. A square is
 *uncertain* when the photo is washed out there, when the square is not wholly in frame, or
 when the best and second-best readings are too close. Every threshold here was tuned on the
-SAMPLE art of styles 1 and 3 only.
+SAMPLE art of styles 1 and 3 only. Once every square is judged, a doubt between two
+look-alike faces may still be settled by the photo's own sure squares showing either face's
+fruit (:mod:`photo_exemplars`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import cv2
 import numpy as np
 
 from companion.errors import RecognitionError
+from companion.the_glade.recognition import photo_exemplars
 from companion.the_glade.recognition.close_calls import (
     AGREED_CLEARNESS,
     AGREED_MARGIN,
@@ -326,7 +329,10 @@ def read_board(model: Model, photo: np.ndarray) -> BoardReading:
 def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
                   frame_share: np.ndarray) -> list[SquareReading]:
     names, evidence = gather(model, board, view, fine, frame_share)
-    return _doubt_poor_photo([_judge(model, evidence, i, name) for i, name in enumerate(names)])
+    readings = [_judge(model, evidence, i, name) for i, name in enumerate(names)]
+    if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
+        photo_exemplars.settle(model, evidence, readings, fine)
+    return _doubt_poor_photo(readings)
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
