@@ -49,9 +49,11 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: 8002's, the 14 wrong squares); 413319 and 609127 (issue #25's store: single counters
 #: faded or washed towards the table read in them 2026-12-04, 609127 to design the colour
 #: check, 413319 the test family of tests/the_glade/test_store_faded.py, its two cases
-#: still failing looked at after the rules were set).
+#: still failing looked at after the rules were set); 7301 and 7321 (issue #20: their
+#: readings looked at to choose the photo of tests/the_glade/test_recognition_photo_exemplars.py,
+#: whose model is enrolled from 7321's pack in the test itself).
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
-                   *range(8000, 8005), 413319, 609127)
+                   *range(8000, 8005), 413319, 609127, 7301, 7321)
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
