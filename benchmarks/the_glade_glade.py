@@ -165,6 +165,9 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
             out["missed"] += 1
             if show:
                 print(f"  missed {want} at {np.round(t['at'], 1).tolist()}")
+                for r in getattr(reading, "dropped", []):  # a place there set aside
+                    if np.hypot(r.at[0] - t["at"][0], r.at[1] - t["at"][1]) < diameter / 3:
+                        print(f"   its place set aside ({r.reason}): {r.distances}")
             continue
         i = min(near)[1]
         used.add(i)
@@ -181,6 +184,8 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
             print(f"  named between two {want}: {got.distances}")
         elif show and "ring" in got.distances:
             print(f"  named from its ring means alone {want}: {got.distances}")
+        elif show and "colour_pair" in got.distances:
+            print(f"  named against the drawing by its own colours {want}: {got.distances}")
     for i, r in enumerate(reading.things):
         if i not in used and show:
             print(f"  {'extra' if r.name else 'doubt on nothing'} {r.name} at "

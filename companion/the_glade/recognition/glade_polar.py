@@ -82,6 +82,16 @@ def normalise(polar: np.ndarray) -> np.ndarray:
     return (q * np.sqrt(w) / np.maximum(np.sqrt(var), FLOOR)).astype(np.float32)
 
 
+def own_colour(polar: np.ndarray) -> np.ndarray:
+    """(n, RINGS, ANGLES, 3) polar images less each channel's own (ring-weighted) mean, over
+    their whole spread (at least FLOOR), ring-weighted as :func:`normalise`: the counter's
+    colours as they differ within it, to its own contrast. A counter faded towards the
+    table (a mix of the face and the table's colour) keeps this; what the table's colour
+    adds is one constant a channel, which :func:`normalise` keeps and, divided by the faded
+    counter's small spread, weighs as much as the face's own colours."""
+    return shape_only(polar, FLOOR)
+
+
 def shape_only(polar: np.ndarray, floor: float) -> np.ndarray:
     """(n, RINGS, ANGLES, 3) polar images less each channel's own (ring-weighted) mean, over
     their spread (at least ``floor``): a face's drawing without its colour."""
@@ -173,7 +183,7 @@ class PolarFaces:
         polar = self._face_polars(faces, SMOOTH)
         self._normed = normalise(polar)
         self._raw = faces
-        self._blurred: dict[float, np.ndarray] = {0.0: self._normed}
+        self._blurred: dict[tuple[float, bool], np.ndarray] = {(0.0, False): self._normed}
         self._faces = _Bank(self._normed)
         self._shapes = _Bank(shape_only(polar, 1e-3))
 
@@ -231,14 +241,17 @@ class PolarFaces:
             cv2.remap(cv2.GaussianBlur(f.astype(np.float32), (0, 0), sigma), mx + c, my + c,
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for f in faces])
 
-    def _blurred_faces(self, blur: float) -> np.ndarray:
-        """The faces' normalised polar images, blurred by ``blur`` fine-view px more."""
-        if blur not in self._blurred:
+    def _blurred_faces(self, blur: float, colour: bool = False) -> np.ndarray:
+        """The faces' normalised polar images (``colour``: as :func:`own_colour`), blurred
+        by ``blur`` fine-view px more."""
+        if (blur, colour) not in self._blurred:
             sigma = float(np.hypot(SMOOTH, blur))
-            self._blurred[blur] = normalise(self._face_polars(self._raw, sigma))
-        return self._blurred[blur]
+            self._blurred[blur, colour] = (own_colour if colour else normalise)(
+                self._face_polars(self._raw, sigma))
+        return self._blurred[blur, colour]
 
-    def pair(self, image: np.ndarray, at: tuple[float, float], a: int, b: int) -> float:
+    def pair(self, image: np.ndarray, at: tuple[float, float], a: int, b: int,
+             colour: bool = False) -> float:
         """Which of faces ``a`` and ``b`` (close in fit) the counter at ``at`` is: each face
         at its own best place (PAIR_SEARCH round ``at``, angles in half steps too), both
         blurred as the photo is (the PAIR_BLURS at which ``a`` fits best), the difference of
@@ -246,21 +259,24 @@ class PolarFaces:
         ``a`` exactly, -0.5 face ``b``, 0 half way. Only where the two faces differ counts,
         and as much as they differ there (two match counters of one leaf differ in their
         pips or icon, a small share of the face); unblurred, the photo's blur drew every
-        look-alike towards half way."""
+        look-alike towards half way. ``colour``: photo and faces normalised as
+        :func:`own_colour` (each channel's mean left out: a counter faded or washed towards
+        the table's colour is compared by its colours' differences within it)."""
+        norm = own_colour if colour else normalise
         half, step = PAIR_SEARCH
         grid = np.arange(-half, half + 1) * step
         offsets = np.array([(dx, dy) for dy in grid for dx in grid])
         centre = np.asarray(at, np.float64)
-        polars = np.concatenate([normalise(self._polar(image, centre, offsets, phase))
+        polars = np.concatenate([norm(self._polar(image, centre, offsets, phase))
                                  for phase in (0.0, 0.5)])
         # the faces blurred as the photo is: the blur at which face a fits best
         fits = []
         for blur in PAIR_BLURS:
-            normed = self._blurred_faces(blur)
+            normed = self._blurred_faces(blur, colour)
             d = _Bank(normed[[a, b]]).distances(polars)      # places, 2, angles
             fits.append((float(d[:, 0].min()), float(d[:, 1].min()), blur, d))
         da, db, blur, d = min(fits, key=lambda fit: fit[0])
-        normed = self._blurred_faces(blur)
+        normed = self._blurred_faces(blur, colour)
         turns = []
         for j, f in enumerate((a, b)):
             place, k = np.unravel_index(int(d[:, j].argmin()), d[:, j].shape)

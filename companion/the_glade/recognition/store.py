@@ -34,9 +34,14 @@ all: its drawing fits a counter's colours aside, or it has an outline or a print
 both: a counter veiled by glare, or wedged between two), or its hue differs from the table's
 by TINT_THING times its grain (no glare, shadow or grain did on tuning photos), or its fine
 detail is DETAIL_THING times the table's, or it fits
-one face fairly well and clearly better than the others (a faint counter, dark on dark
-wood, has little outline or print; the table's grain fits the plain faces all alike); a
-place with none of these is the table's grain, glare or a shadow. The print is measured in
+one face fairly well and clearly better than the others, or clearly one of two look-alikes
+by the pair comparison (a faint counter, dark on dark wood, has little outline or print;
+the table's grain fits the plain faces all alike), or it has both some hue of its own and
+some sharp detail (a counter faded towards the table's colour); a place with none of these
+is surely the table's grain, glare or a shadow. A face is named only if its drawing,
+colours aside, fits about as well as any other face's, or its own colours (each channel's
+mean left out) say it clearly against the face whose drawing fits best: a counter faded or
+washed towards the table's colour fitted its look-alike best. The print is measured in
 the photo's own grey levels (a dim photo's light divided out would swell the table's grain
 into prints). Every threshold was tuned on ``families.TUNING_FAMILIES`` only. When the area
 is not wholly in the photo the fields are left out: the scan cannot say what lies in it.
@@ -247,6 +252,53 @@ NEIGHBOUR = 0.6
 USE_RINGS = True
 RING_FIT = 0.02
 RING_NAME_FIT = 0.08
+#: Only the RING_MOST places of this cue whose ring means fit best are matched, and only
+#: one whose face then fits within RING_NAME_FIT is judged: on a table fitting a plain
+#: face's ring means all over (tuning family 42, store photo 3) the cue made 146 places,
+#: each matched at every angle and compared as a pair, and that store took 3.7 s of CPU
+#: (the benchmark's slowest reads); a counter this cue alone finds fits its ring means at
+#: 0.005, among the best. The benchmark's slowest store read, CPU under load: fresh
+#: 7120-7124 4.6 s before, 0.68 s now; tuning 60-65 and 85-90 5.2 s before, 41-90 1.1 s
+#: now, the readings the same.
+RING_MOST = 10
+#: A place found and not named is a doubt unless it is surely the table (USE_SURE_TABLE,
+#: :func:`_surely_table`): without both a hue (TABLE_TINT) and a sharp detail
+#: (TABLE_DETAIL) of its own, or no faint place (TABLE_SPREAD, TABLE_STANDS). On tuning
+#: photos the table's places that no other rule made things had hue 3.3-4.8 with detail
+#: 0.8-1.6 (a red table's grain, the store's edge, families 61-62) or detail up to 2.7
+#: with hue below 1.6; counters faded to 30% of their contrast (families 41-44, 24 photos)
+#: that were left out silently had hue 2.7-6.2 with detail 1.9-3.3 (7 of 9 now doubts; one
+#: at hue 5.0 detail 1.3, one at 1.5 and 2.1 still left out), spreads of 2.7-11 and
+#: stood 2.6-4.2. On tuning 41-90 (15 photos each) hue and detail alone made four doubts
+#: on nothing, each the only doubt of its store: hue 2.0-2.2 and detail 1.9-2.7 with
+#: spreads of 13.7-19.7 (the table's streaks, families 45, 65, 79), and hue 3.8, detail
+#: 2.2 standing 21.6 (family 87, beside the board's edge).
+USE_SURE_TABLE = True
+TABLE_TINT = 2.0
+TABLE_DETAIL = 1.8
+TABLE_SPREAD = 12.0
+TABLE_STANDS = 12.0
+#: A faint counter's best face may have a look-alike (USE_FAINT_PAIR): its margin over
+#: the look-alike is then small (test family 322905: a faint hedgehog on maple, 0.01 over
+#: the hedgehog on oak, left out silently), but the pair comparison says which of the two
+#: it is (PAIR_CLEAR either way; it said 0.6); its drawing must fit as the faint-counter
+#: rule asks (a dark table's grain gives the pair 0.5-1.4 with a drawing of 0.9-1.3).
+USE_FAINT_PAIR = True
+PAIR_CLEAR = 0.3
+#: A face named against the drawing (another face's drawing, colours aside, fitting
+#: COLOUR_RIVAL times better than its own) is named only when the two compared where
+#: they differ with each channel's mean left out say it clearly (USE_COLOUR_CHECK,
+#: :meth:`_Look._colours_hold`). Counters faded to half their contrast on a family never
+#: tuned on were named as their look-alike (mouse on oak as mouse on maple: fit 0.21,
+#: margin 0.22), their own face's drawing fitting 1.7-4 times better than the named one's
+#: and that comparison giving +0.36 to +0.49 for the right face (test family 609127); on
+#: tuning photos as drawn (families 41-47, 4 photos each) the named face's drawing fitted
+#: at most 1.01 times the best, and faded to 40% of their contrast or washed to 40% of
+#: their colour, 14 namings had a drawing fitting 1.24-17 times worse than another face's,
+#: and the check made each a doubt (some of them right: washed-out blue counters, the
+#: purple's drawing fitting better).
+USE_COLOUR_CHECK = True
+COLOUR_RIVAL = 1.2
 
 
 @dataclass
@@ -265,6 +317,9 @@ class StoreReading:
     things: list[StoreThing]
     in_view: bool
     box: tuple[float, float, float, float]     # board-image px
+    #: places judged and set aside as nothing (the table's grain, glare, a shadow), with
+    #: their scores and why in ``reason``: not in the result, for the benchmark's --show
+    dropped: list[StoreThing] = field(default_factory=list)
 
     def result(self, with_matches: bool) -> dict[str, Any]:
         """The spec's store fields (none when the area is not wholly in the photo)."""
@@ -308,15 +363,19 @@ def read_store(glade: GladeModel, board_image_size: tuple[int, int], counter_px:
         measured = board_light(board_view, board_working, board_view.max(axis=2) > 0)
         if measured is not None:
             gain = np.maximum(measured, 1e-3).astype(np.float32)
-    return StoreReading(_things(glade, view, fine, gain, scale, box), True, box)
+    dropped: list[StoreThing] = []
+    return StoreReading(_things(glade, view, fine, gain, scale, box, dropped), True, box,
+                        dropped)
 
 
 def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndarray,
-            scale: float, box: tuple[float, float, float, float]) -> list[StoreThing]:
+            scale: float, box: tuple[float, float, float, float],
+            dropped: list[StoreThing] | None = None) -> list[StoreThing]:
     """Every thing in the store view (working scale; ``fine`` at twice it): found where it
-    stands out from the table, then named (or counted as a doubt) by :func:`_judge`. A
-    second look with the things found masked finds a dim counter beside a bright one (its
-    own maximum drowns in its neighbour's)."""
+    stands out from the table, then named (or counted as a doubt) by :meth:`_Look.judge`.
+    A second look with the things found masked finds a dim counter beside a bright one (its
+    own maximum drowns in its neighbour's). ``dropped`` gains the places set aside as
+    nothing."""
     d = WORK_COUNTER
     k = 4 * d + 1
     table = cv2.medianBlur(view, k if k % 2 else k + 1)
@@ -336,7 +395,7 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
     if USE_RINGS:
         rings = np.array([c for c in _ring_places(glade, prepared, view.shape[:2])
                           if all(np.hypot(c[0] - u, c[1] - v) >= SAME_PLACE * WORK_COUNTER
-                                 for u, v in centres)]).reshape(-1, 2)
+                                 for u, v in centres)][:RING_MOST]).reshape(-1, 2)
     things: list[StoreThing] = []
     if not len(centres) and not len(rings):
         return things
@@ -345,7 +404,8 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
                     ).sum(axis=2)
     look = _Look(glade, view.shape[:2], prepared,
                  cv2.GaussianBlur(view.astype(np.float32), (0, 0), SMOOTH), cgrad,
-                 float(np.median(cgrad)) + 2.0, scale, box, detail / detail_grain)
+                 float(np.median(cgrad)) + 2.0, scale, box, detail / detail_grain,
+                 dropped=[] if dropped is None else dropped)
     kept: list[tuple[float, float]] = []
     things += look.judge(centres, stands, tints, kept)
     if len(rings):  # named closely, or nothing (no other cue saw a thing there)
@@ -439,6 +499,7 @@ class _Look:
     box: tuple[float, float, float, float]
     sharp: np.ndarray                # each pixel's fine detail over the table's (median)
     doubts: list[tuple[float, float]] = field(default_factory=list)  # unnamed things kept
+    dropped: list[StoreThing] = field(default_factory=list)  # places set aside as nothing
 
     def _detail(self, x: float, y: float, kept: list[tuple[float, float]]) -> float:
         """The fine detail over a counter's disc at (x, y), over the table's own, leaving
@@ -488,6 +549,8 @@ class _Look:
                 continue  # it lies beyond the store's edge
             if any(np.hypot(x - u, y - v) < apart for u, v in kept):
                 continue
+            if ring and float(f.distances.min()) > RING_NAME_FIT:
+                continue  # no face fits closely enough to name it: nothing, as below
             cx, cy = centres[int(i)]
             at = (round(cy), round(cx))
             thing, named = self._describe(f, float(stands[at]), float(tints[at]),
@@ -499,22 +562,30 @@ class _Look:
             if named:
                 thing.reason = ""
             elif (thing.distances["shape"] <= SURE_SHAPE
-                  or ((_printed(thing) or _tinted(thing) or _detailed(thing))
+                  or ((_printed(thing) or _tinted(thing) or _detailed(thing)
+                       or not _surely_table(thing))
                       and not (beside and self._by_doubt(x, y)))
                   or (not beside and self._a_thing(thing))):
                 veiled = self._unveil(f, stands, tints, kept, apart) if USE_UNVEIL else None
                 if veiled is not None:
                     thing, (x, y) = veiled
                 elif _glare(thing) or _bland(thing):
+                    self._drop(thing, "glare" if _glare(thing) else "bland")
                     continue  # a glare spot, or the table's own: of its hue, smooth
                 else:
                     thing.name, thing.match = None, None
                     self.doubts.append((x, y))
             else:
+                self._drop(thing, "beside" if beside else "grain")
                 continue  # the table's own grain, glare or a shadow: nothing lies there
             kept.append((x, y))
             out.append(thing)
         return out
+
+    def _drop(self, thing: StoreThing, why: str) -> None:
+        """Keep a place set aside as nothing, with why (for the benchmark's --show)."""
+        thing.reason = f"nothing: {why}"
+        self.dropped.append(thing)
 
     def _unveil(self, f: Any, stands: np.ndarray, tints: np.ndarray,
                 kept: list[tuple[float, float]], apart: float
@@ -568,7 +639,8 @@ class _Look:
                        "tint": round(tint, 2), "detail": round(detail, 2)})
         if strict:
             return thing, (d1 <= UNVEIL_FIT and margin >= NAME_MARGIN and tint >= TINT_THING
-                           and thing.distances["shape"] <= LOOSE_SHAPE)
+                           and thing.distances["shape"] <= LOOSE_SHAPE
+                           and self._colours_hold(f, best, thing))
         named = ((d1 <= MAX_FIT and margin >= NAME_MARGIN)
                  or (d1 <= CLOSE_FIT and margin >= CLOSE_MARGIN))
         if USE_PAIR and not named and d1 <= MAX_FIT:
@@ -580,15 +652,44 @@ class _Look:
                 thing.name, thing.match = glade.face_names[second], glade.face_matches[second]
                 thing.distances["fit"], thing.distances["second"] = (
                     round(d2, 4), glade.face_names[best])
-                return thing, True
-        return thing, named and _drawn(d1, margin, thing.distances["shape"], edge, tint)
+                return thing, self._colours_hold(f, second, thing)
+        return thing, (named and _drawn(d1, margin, thing.distances["shape"], edge, tint)
+                       and self._colours_hold(f, best, thing))
+
+    def _colours_hold(self, f: Any, k: int, thing: StoreThing) -> bool:
+        """Whether face ``k``, about to be named for the place matched by ``f``, is the
+        counter by its own colours too (USE_COLOUR_CHECK): when another face's drawing
+        (colours aside, :attr:`~glade_polar.PolarMatch.shapes`) fits clearly better than
+        its own (COLOUR_RIVAL times), the colours chose ``k`` against the drawing, as a
+        counter faded or washed towards the table's colour has them chose its look-alike
+        (the table's colour, one constant a channel, weighs in the whole comparison as
+        much as the faded counter's own colours); the two are then compared where they
+        differ with each channel's mean left out (:meth:`~glade_polar.PolarFaces.pair`,
+        ``colour``), and ``k`` is named only when that says it clearly (PAIR_LINEAR).
+        Otherwise the place is a "which counter?" doubt, never its look-alike named."""
+        shapes = f.shapes
+        own = float(shapes[k])
+        thing.distances["own_shape"] = round(own, 3)
+        j = int(np.argmin(shapes))
+        if not USE_COLOUR_CHECK or j == k or own <= COLOUR_RIVAL * float(shapes[j]):
+            return True
+        names = self.glade.face_names
+        between = self.glade.polar.pair(self.fine, f.at, k, j, colour=True)
+        thing.distances["colour_pair"] = round(between, 3)
+        thing.distances["rival"] = names[j]
+        if between >= PAIR_LINEAR:
+            return True
+        thing.reason = f"{names[k]} or {names[j]}?"
+        return False
 
     @staticmethod
     def _a_thing(thing: StoreThing) -> bool:
         """Whether an unnamed place of the first look is a thing (a doubt), not the
         table's grain, glare or a shadow."""
         s = thing.distances
-        return ((s["fit"] <= FAINT_FIT and s["margin"] >= FAINT_MARGIN
+        return ((s["fit"] <= FAINT_FIT
+                 and (s["margin"] >= FAINT_MARGIN
+                      or (USE_FAINT_PAIR and abs(s.get("pair", 0.0)) >= PAIR_CLEAR))
                  and (s["shape"] <= FAINT_SHAPE
                       or (s["fit"] <= FAINT_CLOSE and s["shape"] <= FAINT_LOOSEST)))
                 or (s["shape"] <= THING_SHAPE and s["edge"] >= OUTLINE)
@@ -604,6 +705,25 @@ def _drawn(fit: float, margin: float, shape: float, edge: float, tint: float) ->
     return shape <= NAME_SHAPE and (
         shape <= LOOSE_SHAPE or edge >= LOOSE_EDGE
         or (fit <= LOOSE_FIT and margin >= NAME_MARGIN and tint >= TINT_THING))
+
+
+def _surely_table(thing: StoreThing) -> bool:
+    """Whether an unnamed place that none of the other rules makes a thing is surely the
+    table's own (USE_SURE_TABLE; off: every such place is): it lacks a hue of its own
+    (below TABLE_TINT times the table's hue grain) or a sharp print or rim (below
+    TABLE_DETAIL times the table's detail, or not measured), or it is no faint place (its
+    grey levels spread TABLE_SPREAD or more, or it stands out TABLE_STANDS times the
+    table's grain: the table's streaks, a shadow, the board's edge, which no other rule
+    took), and no naming was refused there for its colours alone
+    (:meth:`_Look._colours_hold`). A faint place with both a hue and a sharp detail of its
+    own, found and not named, is a doubt, never nothing: counters faded towards the table
+    were left out silently."""
+    s = thing.distances
+    if not USE_SURE_TABLE:
+        return True
+    return (s["tint"] < TABLE_TINT or s.get("detail", 0.0) < TABLE_DETAIL
+            or s["spread"] >= TABLE_SPREAD or s["stands"] >= TABLE_STANDS) and (
+        "colour_pair" not in s)
 
 
 def _glare(thing: StoreThing) -> bool:

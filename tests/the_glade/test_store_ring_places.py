@@ -1,0 +1,52 @@
+"""The ring cue's places are few whatever the table (store.RING_MOST, issue #25): on a table
+fitting a plain face's ring means all over (tuning family 42, store photo 3 as the
+benchmark draws it) the cue made 146 places, each matched at every angle and compared as a
+pair: 3.7 s of CPU for one store, the benchmark's slowest reads. The store reads the same."""
+
+from __future__ import annotations
+
+import numpy as np
+from glade_family import glade_family
+
+from companion.the_glade.recognition import glade_polar, store
+from companion.the_glade.recognition.enrol import working_board
+from companion.the_glade.recognition.glade_sim import random_store, render_forest_photo
+from companion.the_glade.recognition.sim import random_forest
+
+COLOURS = ("yellow", "blue", "red", "green")
+
+
+def test_a_table_fitting_ring_means_all_over_makes_few_places(monkeypatch) -> None:
+    pack, glade, model = glade_family(42)
+    board = pack.boards[0]
+    size = (board.image.shape[1], board.image.shape[0])
+    rng = np.random.default_rng(42 + 7)
+    for _ in range(4):
+        forest = random_forest(rng, board.geometry, pack)
+        store_, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
+    photo, truth = render_forest_photo(pack, glade, forest, store_, matches, 42 * 1000 + 503)
+    calls = {"match": 0, "pair": 0}
+    match, pair = glade_polar.PolarFaces.match, glade_polar.PolarFaces.pair
+
+    def counted_match(self, *args, **kwargs):
+        calls["match"] += 1
+        return match(self, *args, **kwargs)
+
+    def counted_pair(self, *args, **kwargs):
+        calls["pair"] += 1
+        return pair(self, *args, **kwargs)
+
+    monkeypatch.setattr(glade_polar.PolarFaces, "match", counted_match)
+    monkeypatch.setattr(glade_polar.PolarFaces, "pair", counted_pair)
+    hm = np.array(truth["homography"])
+    views = store.border_views(photo, hm, board.grid, size,
+                               working_board(board.image, board.grid.cell))
+    result = store.read_store(model, size, pack.counter_size * board.grid.cell, hm, photo,
+                              *views).result(with_matches=True)
+    assert result == {"store": truth["store"],
+                      "store_match_counters": truth["store_match_counters"],
+                      "store_uncertain": 0}
+    # 10 places of the other cues, 1 beside them, at most RING_MOST of the ring cue (156
+    # matches and 145 pair comparisons before)
+    assert calls["match"] <= 11 + store.RING_MOST
+    assert calls["pair"] <= 11
