@@ -3,15 +3,22 @@ the glade board and the stores on art the recogniser never saw before the test."
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 
 from companion.the_glade.recognition.families import FamilyArt
 from companion.the_glade.recognition.glade_model import GladeModel, build_glade_model
 from companion.the_glade.recognition.glade_pack import GladePack
-from companion.the_glade.recognition.glade_sim import render_forest_photo, sample_glade_pack
+from companion.the_glade.recognition.glade_sim import (
+    random_store,
+    render_forest_photo,
+    sample_glade_pack,
+)
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.sim import random_forest, sample_pack
+from companion.the_glade.recognition.store import _Look
 from companion.vision.sim import Degradations
 
 
@@ -38,3 +45,36 @@ def one_counter_photo(pack: Pack, glade: GladePack, item: str | dict
     c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
     e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
     return photo, truth, c, float(np.hypot(*(e - c)))
+
+
+#: The store benchmark's counter colours (benchmarks/the_glade_glade.py).
+STORE_COLOURS = ("yellow", "blue", "red", "green")
+
+
+def benchmark_store_photo(pack: Pack, glade: GladePack, family: int, photo: int
+                          ) -> tuple[np.ndarray, dict]:
+    """Store photo ``photo`` (numbered from 0) of art ``family`` drawn as the store benchmark
+    draws it (its forests and stores from one stream per family, the photo's seed from both),
+    and its truth: so a test reproduces a benchmark photo by its family and number."""
+    rng = np.random.default_rng(family + 7)
+    for _ in range(photo + 1):
+        forest = random_forest(rng, pack.boards[0].geometry, pack)
+        store, matches = random_store(rng, STORE_COLOURS, glade,
+                                      matches=int(rng.integers(0, 3)))
+    return render_forest_photo(pack, glade, forest, store, matches, family * 1000 + 500 + photo)
+
+
+def fake_look(names: list[str], matches: list[dict | None], pair: float) -> _Look:
+    """A store look over faces ``names`` (their match counters ``matches``) whose pair
+    comparison says ``pair`` whatever it is asked, its view a plain patch with a counter's
+    outline: to test the store's naming rules on given scores."""
+    look = _Look.__new__(_Look)
+    look.glade = SimpleNamespace(face_names=names, face_matches=matches,
+                                 polar=SimpleNamespace(pair=lambda *_a, **_k: pair))
+    look.smooth = np.full((80, 80, 3), 100.0, np.float32)
+    look.grad = np.full((80, 80), 6.0, np.float32)
+    look.level = 1.0
+    look.scale = 1.0
+    look.box = (0.0, 0.0, 80.0, 80.0)
+    look.fine = None
+    return look

@@ -12,12 +12,10 @@ wrong); four of them pass now, two are still left out (marked xfail, strict).
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family, one_counter_photo
+from glade_family import fake_look, glade_family, one_counter_photo
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_polar import PolarMatch
@@ -151,16 +149,7 @@ MATCHES = [_match("mouse/maple"), _match("mouse/oak"), None]
 def _look(colour_pair: float) -> _Look:
     """A look with three faces whose colour-normalised pair comparison says
     ``colour_pair``; the view a plain patch with a counter's outline."""
-    look = _Look.__new__(_Look)
-    look.glade = SimpleNamespace(face_names=NAMES, face_matches=MATCHES,
-                                 polar=SimpleNamespace(pair=lambda *_a, **_k: colour_pair))
-    look.smooth = np.full((80, 80, 3), 100.0, np.float32)
-    look.grad = np.full((80, 80), 6.0, np.float32)
-    look.level = 1.0
-    look.scale = 1.0
-    look.box = (0.0, 0.0, 80.0, 80.0)
-    look.fine = None
-    return look
+    return fake_look(NAMES, MATCHES, colour_pair)
 
 
 @pytest.mark.parametrize(("colour_pair", "named"), [(-0.48, False), (0.05, False),

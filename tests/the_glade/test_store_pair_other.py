@@ -6,10 +6,9 @@ better overall (0.248 against 0.254) while the comparison gave -0.43: it was a d
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import numpy as np
 import pytest
+from glade_family import fake_look
 
 from companion.the_glade.recognition.glade_polar import PolarMatch
 from companion.the_glade.recognition.store import _Look
@@ -22,16 +21,7 @@ MATCHES = [{"kind": "fruit", "icon": "acorn/oak", "value": 1},
 def _look(between: float) -> _Look:
     """A look whose glade model has three faces and whose pair comparison says
     ``between``; the view a plain patch (no print), its outline that of a counter."""
-    look = _Look.__new__(_Look)
-    look.glade = SimpleNamespace(face_names=NAMES, face_matches=MATCHES,
-                                 polar=SimpleNamespace(pair=lambda *_: between))
-    look.smooth = np.full((80, 80, 3), 100.0, np.float32)
-    look.grad = np.full((80, 80), 6.0, np.float32)
-    look.level = 1.0
-    look.scale = 1.0
-    look.box = (0.0, 0.0, 80.0, 80.0)
-    look.fine = None
-    return look
+    return fake_look(NAMES, MATCHES, between)
 
 
 @pytest.mark.parametrize(("between", "name"), [

@@ -6,25 +6,17 @@ pair: 3.7 s of CPU for one store, the benchmark's slowest reads. The store reads
 from __future__ import annotations
 
 import numpy as np
-from glade_family import glade_family
+from glade_family import benchmark_store_photo, glade_family
 
 from companion.the_glade.recognition import glade_polar, store
 from companion.the_glade.recognition.enrol import working_board
-from companion.the_glade.recognition.glade_sim import random_store, render_forest_photo
-from companion.the_glade.recognition.sim import random_forest
-
-COLOURS = ("yellow", "blue", "red", "green")
 
 
 def test_a_table_fitting_ring_means_all_over_makes_few_places(monkeypatch) -> None:
     pack, glade, model = glade_family(42)
     board = pack.boards[0]
     size = (board.image.shape[1], board.image.shape[0])
-    rng = np.random.default_rng(42 + 7)
-    for _ in range(4):
-        forest = random_forest(rng, board.geometry, pack)
-        store_, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
-    photo, truth = render_forest_photo(pack, glade, forest, store_, matches, 42 * 1000 + 503)
+    photo, truth = benchmark_store_photo(pack, glade, 42, 3)
     calls = {"match": 0, "pair": 0}
     match, pair = glade_polar.PolarFaces.match, glade_polar.PolarFaces.pair
 

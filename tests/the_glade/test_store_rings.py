@@ -8,19 +8,16 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family, one_counter_photo
+from glade_family import benchmark_store_photo, glade_family, one_counter_photo
 
 from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_model import WORK_COUNTER
-from companion.the_glade.recognition.glade_sim import random_store, render_forest_photo
-from companion.the_glade.recognition.sim import random_forest
 from companion.the_glade.recognition.store import RING_FIT, border_views, read_store
 
 #: A family nobody tuned on (tuning used families 1-8, 41-90; the benchmark records from
 #: 1000 on).
 FAMILY = 4 * HELD_OUT_FROM + 318_905
-COLOURS = ("yellow", "blue", "red", "green")
 
 
 @pytest.fixture(scope="module")
@@ -36,11 +33,7 @@ def test_the_dark_hedgehog_on_dark_wood_is_named() -> None:
     pack, glade, model = glade_family(56)
     board = pack.boards[0]
     size = (board.image.shape[1], board.image.shape[0])
-    rng = np.random.default_rng(56 + 7)
-    for _ in range(10):
-        forest = random_forest(rng, board.geometry, pack)
-        store, matches = random_store(rng, COLOURS, glade, matches=int(rng.integers(0, 3)))
-    photo, truth = render_forest_photo(pack, glade, forest, store, matches, 56 * 1000 + 509)
+    photo, truth = benchmark_store_photo(pack, glade, 56, 9)
     hm = np.array(truth["homography"])
     views = border_views(photo, hm, board.grid, size, working_board(board.image,
                                                                     board.grid.cell))
