@@ -83,7 +83,7 @@ def one_deal(job: tuple[str, int, float, str, bool, str, int, tuple[str, ...], b
         "score": result.plan.score, "bound": result.bound, "optimal": result.optimal,
         "seconds": round(result.seconds, 3), "proven_at": result.proven_at,
         "states": result.nodes, "events": result.events,
-        "found_by": next((line for line in reversed(result.log) if ": " in line), ""),
+        "found_by": result.found_by(),
         "rss_mb_before": round(start_rss / 1024, 1),
         "rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)})
     return row

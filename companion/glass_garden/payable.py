@@ -4,7 +4,7 @@ search expands is tested, and every outcome's :func:`bound.guess` needs it).
 
 What a plant lends depends only on its row and whether it is grown, so a table of it per grown
 set (:func:`lent_of`) and the column groups per critter column (:func:`groups_of`) are worked
-out once; :func:`kinds_of` then sums the packed fields of each group's three columns
+out once; :func:`payable_at` then sums the packed fields of each group's three columns
 (``fertile_zone``'s 5-bit fields per kind and zone; the critter's column lends nothing).
 """
 
@@ -40,20 +40,6 @@ def groups_of(k: int) -> list[tuple[int, ...]]:
 _GROUPS: dict[int, list[tuple[int, ...]]] = {}
 
 
-def kinds_of(lent: Lent, groups: list[tuple[int, ...]], cols: tuple[int, ...],
-             rows: tuple[int, ...]) -> frozenset[str]:
-    """:func:`fertile_zone.payable_kinds` on tuples (``lent``: :func:`lent_of` of the grown
-    plants; ``groups``: :func:`groups_of` of the critter's column)."""
-    l0, l1, l2, l3, l4, l5, l6, l7 = lent
-    r0, r1, r2, r3, r4, r5, r6, r7 = rows
-    # by plant, and 0 for the critter (CRITTER is -1: the last entry)
-    v = (l0[r0], l1[r1], l2[r2], l3[r3], l4[r4], l5[r5], l6[r6], l7[r7], 0)
-    hits = 0
-    for a, b, c in groups:
-        hits |= v[cols[a]] + v[cols[b]] + v[cols[c]] + _ADD
-    return _KIND_SETS[((hits | hits >> _ZONE) & _TOPS) >> 4]
-
-
 def payable_kinds(deck: Deck, garden: Garden) -> frozenset[str]:
     """:func:`fertile_zone.payable_kinds` without its memo (quicker than a look-up keyed by
     the garden)."""
@@ -66,9 +52,8 @@ def payable_kinds(deck: Deck, garden: Garden) -> frozenset[str]:
     lent = hit[1]
     rows = garden.rows
     cols = garden.cols
-    payable = _PAYABLES.get(cols.index(CRITTER))
-    if payable is None:
-        payable = payable_at(cols.index(CRITTER))
+    k = cols.index(CRITTER)
+    payable = _PAYABLES.get(k) or payable_at(k)
     return payable(cols, (*[lent[p][r] for p, r in enumerate(rows)], 0))
 
 
@@ -78,11 +63,11 @@ Payable = Callable[[tuple[int, ...], tuple[int, ...]], frozenset[str]]
 
 
 def payable_at(k: int) -> Payable:
-    """:func:`kinds_of` with the critter in column ``k``, as a function of the columns and
-    what each plant lends in its row (by plant, then 0 for the critter, -1): one expression
-    summing each column group's fields, written out once per column (a loop over the groups,
-    indexing the columns twice each, was a tenth of a light expansion's time). The same sums,
-    OR-ed in another order: the same value."""
+    """:func:`fertile_zone.payable_kinds` with the critter in column ``k``, as a function of
+    the columns and what each plant lends in its row (by plant, then 0 for the critter, -1):
+    one expression summing each column group's fields (:func:`groups_of`), written out once
+    per column (a loop over the groups, indexing the columns twice each, was a tenth of a
+    light expansion's time). The same sums, OR-ed in another order: the same value."""
     hit = _PAYABLES.get(k)
     if hit is not None:
         return hit

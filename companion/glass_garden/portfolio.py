@@ -187,10 +187,11 @@ def _trim() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-def _worker(conn: Connection, index: int, born: float) -> None:
-    """A worker process: searches the jobs its pipe brings, one at a time, and sends each
-    better plan and its last word back. A thread reads the pipe: ``stop`` halts the current
-    search, and the pipe's end (the parent gone, however) ends the process at once."""
+def _worker(conn: Connection, index: int) -> None:
+    """A worker process (its entry point): searches the jobs its pipe brings, one at a time,
+    and sends each better plan and its last word back. A thread reads the pipe: ``stop`` halts
+    the current search, and the pipe's end (the parent gone, however) ends the process at
+    once."""
     jobs: queue.Queue[tuple[Any, ...]] = queue.Queue()
     lock = threading.Lock()
     current: dict[str, Any] = {"job": None, "solver": None}
@@ -229,9 +230,10 @@ def _worker(conn: Connection, index: int, born: float) -> None:
         except queue.Empty:
             os._exit(0)
         read = CLOCKS[clock]
-        # the wall clock: the parent's start; the CPU clock: this process's birth (its first
-        # job) or now (a warm worker)
-        start = wall_start if clock == "wall" else (born if fresh else read())
+        # the wall clock: the parent's start; the CPU clock: this process's birth for its
+        # first job (0: a process's CPU time starts at nothing, the fork from the server
+        # included), now for a warm worker's
+        start = wall_start if clock == "wall" else (0.0 if fresh else read())
         fresh = False
         try:
             _search(job, index, unpack_state(packed, tables), seconds, read, config, start,
@@ -266,13 +268,7 @@ def _search(job: int, index: int, root: State, seconds: float | None, read: Cloc
         "bound": result.bound, "optimal": result.optimal, "nodes": result.nodes,
         "seconds": round(result.seconds, 4), "proven_at": result.proven_at,
         "events": result.events, "rss_mb": _peak_mb(),
-        "found_by": next((line for line in reversed(result.log) if ": " in line), "")}))
-
-
-def _worker_main(conn: Connection, index: int) -> None:
-    """The worker process's entry point. Its CPU clock counts from its birth (0: a process's
-    CPU time starts at nothing, the fork from the server included)."""
-    _worker(conn, index, 0.0)
+        "found_by": result.found_by()}))
 
 
 @dataclass
@@ -312,7 +308,7 @@ class WorkerPool:
 
     def _start(self, index: int) -> _Process:
         parent, child = self.context.Pipe()
-        process = self.context.Process(target=_worker_main, args=(child, index),
+        process = self.context.Process(target=_worker, args=(child, index),
                                        name=f"glass-garden-worker-{index}", daemon=True)
         process.start()
         child.close()
@@ -501,8 +497,6 @@ class Portfolio:
         self.log: list[str] = []
         self.job = next(_JOBS)  # the workers' words name it: an earlier search's are dropped
         self._lock = threading.Lock()
-        self._halted = threading.Event()
-        self._own_done = threading.Event()
         self._abandon = threading.Event()  # the parent waits no more for the workers
         # the parent wakes its listener through this pipe (stopped, done, given up)
         self._wake_r, self._wake_w = multiprocessing.Pipe(duplex=False)
@@ -683,8 +677,7 @@ class Portfolio:
                           [(0.0, s.bound(s.root) if s.root.phase != OVER else r.bound),
                            (r.proven_at if r.proven_at is not None else round(r.seconds, 4),
                             r.bound)],
-                          s.finished, rss_mb=_peak_mb(), found_by=next(
-                              (line for line in reversed(r.log) if ": " in line), ""))
+                          s.finished, rss_mb=_peak_mb(), found_by=r.found_by())
         return view
 
     def _verdict(self) -> tuple[int, int, int, bool, float | None]:
@@ -702,7 +695,6 @@ class Portfolio:
         try:
             self.solver.run(deadline)
         finally:
-            self._own_done.set()
             if self.count > 1 and self.solver.best is not None and self.optimal_now():
                 self.stop_all()
             if self._thread is not None:
@@ -721,7 +713,6 @@ class Portfolio:
 
     def halt(self) -> None:
         """Stop every search (from another thread); :meth:`run` returns soon after."""
-        self._halted.set()
         self.stop_all()
 
     def result(self) -> Result:

@@ -81,6 +81,10 @@ class Result:
     #: a single solver
     searches: list[dict[str, Any]] = field(default_factory=list)
 
+    def found_by(self) -> str:
+        """The log's last line naming what found a plan (``"1.20s beam 4/16: 16"``)."""
+        return next((line for line in reversed(self.log) if ": " in line), "")
+
 
 #: The beam searches' widths, in order (each a whole beam; the next one only when time is left).
 BEAM_WIDTHS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128)
