@@ -373,13 +373,20 @@ class PairVerdict:
 
 
 
+def turned_patch(fine: np.ndarray, centre: tuple[float, float], angle: float, turn: int,
+                 tside: float, side: int) -> np.ndarray:
+    """The tile lying at ``centre`` / ``angle`` (fine view px, ``tside`` across) cut to
+    ``side`` px and turned by ``turn`` quarter turns to its face's own way up: where a pair's
+    box (learnt on the face at turn 0) is read."""
+    return np.ascontiguousarray(np.rot90(cut(fine, centre, angle, tside, side), turn))
+
+
 def projection(pairs: LookAlikes, k: int, fine: np.ndarray, centre: tuple[float, float],
                angle: float, turn: int, tside: float) -> float:
     """Pair ``k``'s discriminant of the tile lying at ``centre`` / ``angle`` (fine view
     px) with ``turn`` quarter turns clockwise."""
-    side = int(pairs.sides[k])
-    patch = np.rot90(cut(fine, centre, angle, tside, side), turn)
-    x = features(np.ascontiguousarray(patch), pairs.boxes[k])
+    patch = turned_patch(fine, centre, angle, turn, tside, int(pairs.sides[k]))
+    x = features(patch, pairs.boxes[k])
     return float(x @ pairs.weights[pairs.offsets[k]:pairs.offsets[k + 1]])
 
 

@@ -52,9 +52,9 @@ import numpy as np
 
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import Evidence, _pair_lookup
+from companion.the_glade.recognition.lookalikes import turned_patch
 from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
 from companion.the_glade.recognition.templates import cache_for
-from companion.vision.patches import cut
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
@@ -114,8 +114,7 @@ def _part(fine: np.ndarray, at: tuple[float, float, float], turn: int, tside: fl
     """The tile's ``box`` (px of its patch at turn 0, RES patch px per fine px) cut from
     ``fine`` where the tile lies (``at``: centre x, y and cut angle; ``turn`` quarter
     turns) (float32 BGR)."""
-    side = round(tside * RES)
-    patch = np.rot90(cut(fine, at[:2], at[2], tside, side), turn)
+    patch = turned_patch(fine, at[:2], at[2], turn, tside, round(tside * RES))
     x0, y0, x1, y1 = box
     return np.ascontiguousarray(patch[y0:y1, x0:x1])
 
