@@ -244,8 +244,10 @@ class Search:
             self.guesses.clear()
             self.cached = 0
         self.guesses.update(known)
+        # one look-up a child (a state's hash is a method call): most were worked out above
+        get, work = known.get, self.guess
         kids = sorted(found.items(), key=lambda kv: -(
-            known[kv[0]] if kv[0] in known else self.guess(kv[0])))
+            g if (g := get(kv[0])) is not None else work(kv[0])))
         table[state] = kids
         self.cached += len(kids)
         return kids
@@ -463,8 +465,9 @@ class Solver(Search):
                         nxt[child] = (i, path)
             # the guesses were worked out by the expansions (unless their caches were emptied
             # since, then again): a plain look-up first
+            get, work = guesses.get, self.guess
             ranked = sorted(nxt.items(), key=lambda kv: -(
-                guesses[kv[0]] if kv[0] in guesses else self.guess(kv[0])))
+                g if (g := get(kv[0])) is not None else work(kv[0])))
             assert self.best is not None
             if first:  # the root's children: the configuration's first layer and order
                 first = False
@@ -484,7 +487,7 @@ class Solver(Search):
         bound beats ``floor``, in guess order; among children tied on guess, those whose bound
         is :data:`MAX_SCORE` first (see :data:`BEAM_TIE_SCAN`; not when ``plain``, for a list
         in another order). The bound is worked out only for the children looked at."""
-        guesses = self.guesses
+        get, work = self.guesses.get, self.guess
         # a bound above the floor is 16
         plain = plain or floor >= MAX_SCORE - 1 or not BEAM_TIE_SCAN
         kept: list[tuple[State, Any]] = []
@@ -493,10 +496,10 @@ class Solver(Search):
         while i < n and len(kept) < width:
             j = n
             if not plain:  # the run of children tied with ranked[i]
-                g = guesses[ranked[i][0]] if ranked[i][0] in guesses else self.guess(ranked[i][0])
+                g = h if (h := get(ranked[i][0])) is not None else work(ranked[i][0])
                 j = i + 1
-                while j < n and (guesses[ranked[j][0]] if ranked[j][0] in guesses
-                                 else self.guess(ranked[j][0])) == g:
+                while j < n and (h if (h := get(ranked[j][0])) is not None
+                                 else work(ranked[j][0])) == g:
                     j += 1
             room = width - len(kept)
             if not plain and j - i > room:  # a tie larger than the room: its 16s first
