@@ -8,17 +8,20 @@ families.HELD_OUT_FROM on, never looked at).
 Prints, per part: the glade board's per-space error (spaces read wrong as certain / spaces),
 photos exactly right (every space read and right), supply exact (no seat's count wrong as
 certain), stores wholly right (and the things left unnamed, by reason), whole games scored
-exactly / refused with a doubt / wrong as certain; CPU (time.process_time) and wall seconds
-per scan, the load average, and peak memory (VmHWM) of the process. Stores are read with
-the photo's light measured on the forest board's border, as the forest scan reads them
-(``--no-light``: without, as figures before 2026-12-02 11:00 were taken). Whole games use a
-forest model enrolled without look-alike pairs (quicker to enrol; the production enrolment
-adds them).
+exactly / refused with a doubt / wrong as certain (and, for games, the doubts the game's
+rules settled: ``settled`` and ``by_rule``, ``exact_by_rules`` games exact only thanks to
+them, ``as_read_refused`` the games the readings alone would refuse); CPU
+(time.process_time) and wall seconds per scan, the load average, and peak memory (VmHWM)
+of the process. Stores are read with the photo's light measured on the forest board's
+border, as the forest scan reads them (``--no-light``: without, as figures before 2026-12-02
+11:00 were taken). Whole games use a forest model enrolled without look-alike pairs
+(quicker to enrol; the production enrolment adds them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -31,7 +34,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.errors import CompanionError
-from companion.the_glade.photo_game import CannotScore, PhotoList, Seat, score_readings
+from companion.the_glade.photo_game import (
+    CannotScore,
+    PhotoList,
+    Seat,
+    assemble,
+    score_readings,
+)
 from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
 from companion.the_glade.recognition.glade_board import read_glade
@@ -215,7 +224,10 @@ def _part(doubt) -> str:
     return "state check"
 
 
-def games_part(family: int, games: int, tmp: Path) -> dict:
+def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> dict:
+    """``save``: a folder to keep each game's readings, plan and truth in (one JSON file a
+    game, ``game-FAMILY-G.json``), to study the readings' doubts without reading the photos
+    again (tuning families only)."""
     from companion.the_glade.jobs import score_state
     from companion.the_glade.playout import deal, play_game
     from companion.the_glade.recognition.enrol import build_model
@@ -234,7 +246,9 @@ def games_part(family: int, games: int, tmp: Path) -> dict:
     gmodel = build_glade_model(pack, glade)
     save_glade_model(gmodel, folder)
     loaded = load_glade_model(folder)  # as the service and score --photos hold it
-    out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}, "by_part": {}}
+    out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}, "by_part": {},
+           "as_read_refused": 0, "exact_by_rules": 0, "settled": 0, "by_rule": {},
+           "settled_in_refused": 0}
     rnd = random.Random(family)
     for g in range(games):
         n = rnd.randint(2, 4)
@@ -259,21 +273,40 @@ def games_part(family: int, games: int, tmp: Path) -> dict:
         plan = PhotoList("glade.jpg", tuple(Seat(p["name"], p["colour"], f"forest-{i + 1}")
                                             for i, p in enumerate(state["players"])))
         truth = score_state(load_state(state)).data
+        if save is not None:
+            save.mkdir(parents=True, exist_ok=True)
+            (save / f"game-{family}-{g}.json").write_text(json.dumps(
+                {"family": family, "game": g, "glade": glade_reading, "forests": forests,
+                 "players": [[p["name"], p["colour"]] for p in state["players"]],
+                 "state": state, "score": truth}, default=_plain))
         out["games"] += 1
+        as_read = assemble(plan, glade_reading, forests, deduce=False)
+        out["as_read_refused"] += bool(as_read.doubts)
         try:
-            got = score_readings(plan, glade_reading, forests).data
+            got = dict(score_readings(plan, glade_reading, forests).data)
         except CannotScore as exc:
             out["refused"] += 1
             what = str(exc.doubts[0].what).split(" is ")[0][:40]
             out["doubts"][what] = out["doubts"].get(what, 0) + 1
             for part in sorted({_part(d) for d in exc.doubts}):
                 out["by_part"][part] = out["by_part"].get(part, 0) + 1
+            out["settled_in_refused"] += len(exc.settled)
             continue
+        settled = got.pop("settled", [])
+        out["settled"] += len(settled)
+        for s in settled:
+            out["by_rule"][s["rule"]] = out["by_rule"].get(s["rule"], 0) + 1
         if got == truth:
             out["exact"] += 1
+            out["exact_by_rules"] += bool(settled)
         else:
             out["wrong"] += 1
     return out
+
+
+def _plain(value: object) -> object:
+    """JSON for the numpy numbers a reading may hold."""
+    return value.item() if isinstance(value, np.generic) else str(value)
 
 
 def main() -> None:
@@ -293,7 +326,12 @@ def main() -> None:
     parser.add_argument("--no-light", action="store_true",
                         help="read stores without the light measured on the forest board "
                              "(as figures before 2026-12-02 11:00 were taken)")
+    parser.add_argument("--save", type=Path, default=None,
+                        help="keep each game's readings and truth in this folder (JSON; "
+                             "tuning families only)")
     args = parser.parse_args()
+    if args.save is not None and any(f >= HELD_OUT_FROM for f in args.families):
+        parser.error("--save keeps readings to look at: tuning families only")
     print(f"load average at start: {os.getloadavg()}")
     cpu: list[float] = []
     wall: list[float] = []
@@ -316,8 +354,8 @@ def main() -> None:
               f"median {np.median(swall):.3f}", flush=True)
     for family in args.families:
         if args.games:
-            print(f"family {family} games: {games_part(family, args.games, Path(args.tmp))}",
-                  flush=True)
+            part = games_part(family, args.games, Path(args.tmp), args.save)
+            print(f"family {family} games: {part}", flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of the whole benchmark process: {peak:.0f} MB; load average at end: "
           f"{os.getloadavg()}")

@@ -222,29 +222,25 @@ class Fix:
 
 def doubts_of(progress: Progress) -> tuple[dict[str, Any], list[Any], list[Fix]]:
     """The state the readings describe, every doubt that stops its score (as ``score
-    --photos`` says them) and, for each, how the buttons can put it right."""
-    from companion.the_glade.photo_game import (
-        PhotoList,
-        Seat,
-        build_state,
-        found_counters,
-    )
+    --photos`` says them) and, for each, how the buttons can put it right. A doubt the
+    game's rules settled (:mod:`companion.the_glade.deduction`) is no doubt here: it is in
+    the state as settled, and :func:`settled_of` names it."""
+    from companion.the_glade.photo_game import found_counters
 
-    assert progress.glade is not None and progress.forests is not None
-    forests = [f or {} for f in progress.forests]
-    plan = PhotoList(progress.label(0), tuple(
-        Seat(name, colour, progress.label(i + 1))
-        for i, (name, colour) in enumerate(progress.players)), progress.variant)
-    state, doubts = build_state(plan, progress.glade, forests)
+    built = _assembled(progress)
+    state, doubts = built.state, built.doubts
+    glade, forests = built.glade, built.forests
     fixes: list[Fix] = []
-    for label in progress.glade.get("uncertain") or ():
+    for label in glade.get("uncertain") or ():
         label = str(label)
         if label.startswith("seat-"):
             seat, _, space = label.removeprefix("seat-").partition(":")
+            if seat.isdigit() and int(seat) > len(progress.players):
+                continue  # nobody sits there: no doubt (photo_game.glade_doubts)
             fixes.append(Fix(SUPPLY_SPACE, 0, label, f"Seat {seat} supply {space}"))
         else:
             fixes.append(Fix(GLADE_SPACE, 0, label, glade_words(label)))
-    supply = progress.glade.get("supply") or {}
+    supply = glade.get("supply") or {}
     if any(str(n) not in supply for n in range(1, len(progress.players) + 1)):
         fixes.append(Fix(RETAKE, 0, "supply", "Glade: a seat unread"))
     for i, reading in enumerate(forests, start=1):
@@ -268,6 +264,35 @@ def doubts_of(progress: Progress) -> tuple[dict[str, Any], list[Any], list[Fix]]
     if doubts and not fixes:  # a state the rules refuse: only new photos can say more
         fixes.append(Fix(RETAKE, 0, "photo", "Retake the photos"))
     return state, doubts, fixes
+
+
+def _assembled(progress: Progress) -> Any:
+    """The game the readings describe (:func:`companion.the_glade.photo_game.assemble`)."""
+    from companion.the_glade.photo_game import PhotoList, Seat, assemble
+
+    assert progress.glade is not None and progress.forests is not None
+    forests = [f or {} for f in progress.forests]
+    plan = PhotoList(progress.label(0), tuple(
+        Seat(name, colour, progress.label(i + 1))
+        for i, (name, colour) in enumerate(progress.players)), progress.variant)
+    return assemble(plan, progress.glade, forests)
+
+
+def settled_of(progress: Progress) -> list[str]:
+    """The doubts the game's rules settled, each in a short line ("Ana D4: toad/acorn/oak,
+    both copies of toad/acorn/maple elsewhere"), for the review and the score."""
+    from companion.the_glade.deduction import COLOUR_COUNT, COLOUR_NOT_IN_PLAY, TILE_COPIES_RULE
+
+    words = {TILE_COPIES_RULE: "both copies of {} elsewhere", COLOUR_COUNT: "all 12 {} found",
+             COLOUR_NOT_IN_PLAY: "no player has {}"}
+    names = {progress.label(n + 1): name for n, (name, _c) in enumerate(progress.players)}
+    lines = []
+    for s in _assembled(progress).settled:
+        where = f"{names.get(s.photo, 'Glade')} {s.label if s.photo in names else ''}".strip()
+        ruled = s.ruled_out if s.rule == TILE_COPIES_RULE else _colour(s.ruled_out)
+        why = words.get(s.rule, "{} makes a line no set").format(ruled)
+        lines.append(f"{where}: {s.name}, {why}")
+    return lines
 
 
 def glade_words(label: str) -> str:
@@ -539,20 +564,25 @@ def counts_lines(state: dict[str, Any]) -> list[str]:
 def review_page(ctx: Any, progress: Progress, root: PhotosPage) -> Page:
     """What the photos say: counts per player and the doubts; with none, the score."""
     state, doubts, fixes = doubts_of(progress)
+    settled = settled_of(progress)
     if not doubts:
+        if settled:  # say what the rules decided before the score
+            return TextPage("Settled by the rules", [*settled, "OK: the score"],
+                            on_ok=lambda: Replace(score_page(ctx, state)))
         return score_page(ctx, state)
-    return ReviewPage(ctx, progress, state, doubts, fixes, root)
+    return ReviewPage(ctx, progress, state, doubts, fixes, root, settled)
 
 
 class ReviewPage(TextPage):
     """Counts per player and every doubt that stops the score; OK: put them right."""
 
     def __init__(self, ctx: Any, progress: Progress, state: dict[str, Any], doubts: list[Any],
-                 fixes: list[Fix], root: PhotosPage) -> None:
+                 fixes: list[Fix], root: PhotosPage, settled: list[str] | None = None) -> None:
         self.ctx, self.progress, self.doubts, self.fixes = ctx, progress, doubts, fixes
         n = len(doubts)
         lines = [f"{n} doubt{'s stop' if n != 1 else ' stops'} the score:",
-                 *(f"? {d}" for d in doubts), *counts_lines(state), "OK: put right"]
+                 *(f"? {d}" for d in doubts), *(f"= {s}" for s in settled or ()),
+                 *counts_lines(state), "OK: put right"]
         super().__init__(f"Review: {n} doubt{'s' if n != 1 else ''}", lines, alert=True,
                          on_ok=lambda: FixMenu(ctx, progress, fixes, root))
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from companion.errors import CompanionError, StateError
 from companion.storage import read_data_file
+from companion.the_glade.deduction import Settled, settle
 
 VARIANTS = ("basic", "matching")
 
@@ -62,11 +63,22 @@ def _seat_name(label: str) -> str:
     return f"supply space {space} of seat {number}" if space else f"seat {number}"
 
 
+def _seated(label: str, seats: int) -> bool:
+    """Whether supply space ``seat-N:K`` is at a seat a player sits at."""
+    number = label.removeprefix("seat-").partition(":")[0]
+    return not number.isdigit() or 1 <= int(number) <= seats
+
+
 def glade_doubts(reading: Mapping[str, Any], photo: str, seats: int) -> list[Doubt]:
-    """What the glade board's reading leaves in doubt for a game of ``seats`` players."""
+    """What the glade board's reading leaves in doubt for a game of ``seats`` players. A
+    supply space of a seat nobody sits at (seat 4 in a game of 3) is no doubt: players sit at
+    seats 1, 2, ... and nothing on another seat's spaces enters the state (a counter of the
+    game lying there would be missed, which the count of each colour's 12 says)."""
     out = []
     for label in reading.get("uncertain") or ():
         label = str(label)
+        if label.startswith("seat-") and not _seated(label, seats):
+            continue
         what = (f"{_seat_name(label)} is uncertain" if label.startswith("seat-")
                 else f"glade space {label} is uncertain")
         out.append(Doubt(photo, what))
@@ -94,18 +106,66 @@ def forest_doubts(reading: Mapping[str, Any], photo: str, variant: str) -> list[
     return out
 
 
+@dataclass(frozen=True)
+class Built:
+    """A game put together from photos: the state the readings describe, every doubt that
+    stops its score, the doubts the game's own rules settled (:mod:`deduction`), and the
+    readings the state was built from (those given, with what was settled put in)."""
+
+    state: dict[str, Any]
+    doubts: list[Doubt]
+    settled: list[Settled]
+    glade: Mapping[str, Any]
+    forests: Sequence[Mapping[str, Any]]
+
+
 def build_state(plan: PhotoList, glade: Mapping[str, Any],
                 forests: Sequence[Mapping[str, Any]], extra: Sequence[Doubt] = ()
                 ) -> tuple[dict[str, Any], list[Doubt]]:
-    """The state file the readings describe, and every doubt that stops it being scored.
+    """The state file the readings describe, and every doubt that stops it being scored
+    (:func:`assemble`'s, the doubts the rules settle put in)."""
+    built = assemble(plan, glade, forests, extra)
+    return built.state, built.doubts
+
+
+def assemble(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[str, Any]],
+             extra: Sequence[Doubt] = (), deduce: bool = True) -> Built:
+    """The state file the readings describe, every doubt that stops it being scored, and the
+    doubts settled by the game's rules (``deduce``; :func:`deduction.settle`).
 
     ``forests`` are the forest readings in seat order; ``extra`` are doubts found before
     (a photo that could not be read at all), named first. The state holds what was read; a
     doubt leaves its space out (the scan already did), so the state is what a person
-    corrects."""
+    corrects. The settled readings are taken only when they add no doubt of their own (a
+    check of the state built failing with them): else the doubts stand as read."""
     if len(forests) != len(plan.seats):
         raise StateError(f"{len(plan.seats)} players but {len(forests)} forest photos: give "
                          "one forest photo per player, in seat order")
+    state, doubts = _build(plan, glade, forests, extra)
+    as_read = Built(state, doubts, [], glade, forests)
+    if not doubts or not deduce:
+        return as_read
+    unread = {d.photo for d in extra}
+    seats = [(s.forest_photo, s.colour) for s in plan.seats]
+    new_glade, new_forests, settled = settle(
+        seats, plan.glade_photo, {} if plan.glade_photo in unread else glade,
+        [None if s.forest_photo in unread else f for s, f in zip(plan.seats, forests,
+                                                                 strict=True)])
+    if not settled:
+        return as_read
+    if plan.glade_photo not in unread:
+        glade = new_glade
+    forests = [f if s.forest_photo in unread or new is None else new
+               for s, f, new in zip(plan.seats, forests, new_forests, strict=True)]
+    state2, doubts2 = _build(plan, glade, forests, extra)
+    if not {str(d) for d in doubts2} <= {str(d) for d in doubts}:
+        return as_read  # the names settled break a check: the doubts stand as read
+    return Built(state2, doubts2, settled, glade, forests)
+
+
+def _build(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[str, Any]],
+           extra: Sequence[Doubt]) -> tuple[dict[str, Any], list[Doubt]]:
+    """The state the readings describe and every doubt, as read (nothing deduced)."""
     unread = {d.photo for d in extra}
     doubts = list(extra)
     if plan.glade_photo not in unread:
@@ -232,12 +292,14 @@ def photo_list_of(glade: str, forests: Sequence[str], players: str,
 
 
 class CannotScore(CompanionError):
-    """A doubt stops the score from photos (the first one is named)."""
+    """A doubt stops the score from photos (the first one is named); ``settled``: the doubts
+    the game's rules settled all the same."""
 
-    def __init__(self, doubts: Sequence[Doubt]) -> None:
+    def __init__(self, doubts: Sequence[Doubt], settled: Sequence[Settled] = ()) -> None:
         more = f" (and {len(doubts) - 1} more)" if len(doubts) > 1 else ""
         super().__init__(f"cannot score: {doubts[0]}{more}")
         self.doubts = tuple(doubts)
+        self.settled = tuple(settled)
 
 
 def score_readings(plan: PhotoList, glade: Mapping[str, Any],
@@ -246,11 +308,14 @@ def score_readings(plan: PhotoList, glade: Mapping[str, Any],
     """Score the game the readings describe (exactly what ``score the-glade`` prints for its
     state file), or raise :class:`CannotScore` naming the first doubt (``extra``: photos
     that could not be read, named first). ``write_state`` keeps the built state (with its
-    doubts) in either case."""
+    doubts) in either case. Doubts the game's rules settled are named in the report: its
+    ``settled`` field (:meth:`Settled.to_dict`) and a line each after the score, given only
+    when there are any."""
     from companion.the_glade.jobs import score_state
     from companion.the_glade.state_file import load_state
 
-    state, doubts = build_state(plan, glade, forests, extra)
+    built = assemble(plan, glade, forests, extra)
+    state, doubts = built.state, built.doubts
     if write_state is not None:
         from companion.storage import atomic_write_json
 
@@ -260,5 +325,13 @@ def score_readings(plan: PhotoList, glade: Mapping[str, Any],
             raise StateError(f"cannot write --write-state {write_state} "
                              f"({exc.strerror or exc}); choose another path") from None
     if doubts:
-        raise CannotScore(doubts)
-    return score_state(load_state(state))
+        raise CannotScore(doubts, built.settled)
+    report = score_state(load_state(state))
+    if not built.settled:
+        return report
+    from dataclasses import replace
+
+    return replace(report, data={**report.data,
+                                 "settled": [s.to_dict() for s in built.settled]},
+                   text=report.text + "\n" + "\n".join(f"Settled by the rules: {s}"
+                                                        for s in built.settled))

@@ -70,6 +70,9 @@ class SpaceReading:
     reason: str = ""
     at: tuple[float, float] = (0.0, 0.0)
     distances: dict[str, float] = field(default_factory=dict)
+    #: the two counters a "which counter?" doubt hesitates between (best first), for the
+    #: game's rules to settle (:mod:`companion.the_glade.deduction`) and the overlay
+    candidates: tuple[str, ...] = ()
 
 
 @dataclass
@@ -80,7 +83,8 @@ class GladeReading:
     seconds: dict[str, float] = field(default_factory=dict)
 
     def result(self) -> dict[str, Any]:
-        """The spec's glade scan JSON, plus ``reasons`` for the uncertain spaces."""
+        """The spec's glade scan JSON, plus ``reasons`` for the uncertain spaces and the
+        ``candidates`` of those in doubt between two counters."""
         glade: dict[str, str] = {}
         supply = {str(n): 0 for n in self.model.seats}
         uncertain = []
@@ -94,7 +98,9 @@ class GladeReading:
                 else:
                     glade[r.label] = str(r.name)
         return {"glade": glade, "supply": supply, "uncertain": uncertain,
-                "reasons": {r.label: r.reason for r in self.spaces if r.kind == "uncertain"}}
+                "reasons": {r.label: r.reason for r in self.spaces if r.kind == "uncertain"},
+                "candidates": {r.label: list(r.candidates) for r in self.spaces
+                               if r.kind == "uncertain" and r.candidates}}
 
 
 def locate_glade(model: GladeModel, photo: np.ndarray) -> np.ndarray:
@@ -230,6 +236,7 @@ def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: 
                 r.reason = "something plain covers it (a hand?)"
             elif margin < NAME_MARGIN and not label.startswith("seat-"):
                 r.reason = f"{r.name} or {sub.face_names[int(order[1])]}?"
+                r.candidates = (str(r.name), sub.face_names[int(order[1])])
             elif d1 > MAX_FIT:
                 r.reason = "matches no counter well"
         elif ratio > EMPTY_RATIO:
@@ -238,9 +245,9 @@ def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: 
         else:
             r.reason = "empty or a counter?"
         if glare[i] > GLARE and not (glare[i] < HEAVY_GLARE and _clear(r)):
-            r.reason = "glare"
+            r.reason, r.candidates = "glare", ()
         if not in_frame[i]:
-            r.reason = "not wholly in the photo"
+            r.reason, r.candidates = "not wholly in the photo", ()
         if r.reason:
             r.kind = "uncertain"
         out.append(r)

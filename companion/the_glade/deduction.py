@@ -1,0 +1,384 @@
+"""Doubts the game's own rules settle, when a finished game is put together from photos.
+
+A square or glade space the recogniser hesitated on between two names (its ``candidates``:
+two look-alike tiles, or two counters) is settled when the rest of the game, as the photos
+show it *surely*, leaves only one of the two possible. The rules used are the rulebook's
+(``../shared/rulebooks/the-glade.txt``) and the state file's checks
+(:func:`companion.the_glade.state_file.validate`), each under its code:
+
+- ``tile-copies``: "The game includes 2 sets of 64 forest tiles" (2 of each tile, the
+  seasons aside): a square cannot show a tile both of whose copies lie surely on the forest
+  boards (any player's, the doubted forest's other squares included).
+- ``not-a-set``: "The tiles placed must form a set with themselves and any other tiles they
+  are orthogonally adjacent to": on a finished forest every row or column line of 2 or more
+  tiles is a set. A name that would make the line through the square no set is ruled out,
+  but only when every other square of that line, and the square just past each of its ends,
+  is surely read (a line with a doubt in it, or at its end, says nothing).
+- ``colour-count``: "48 Toadstool counters, 12 in each of the 4 player colours": a counter
+  cannot be of a colour whose 12 counters are all surely found elsewhere (supply spaces,
+  glade, stores, enclosures).
+- ``colour-not-in-play``: each player plays one colour's 12 counters; no other colour is in
+  a game of 2-4 players (the state check refuses it).
+
+Soundness: only sure readings are evidence; a doubt never settles another (no chains); a
+name is settled only when exactly one of the two survives; and when the names settled would
+break a rule between them (three copies of a tile, 13 counters of a colour) or the state built
+with them fails any check, nothing is settled and the doubts stand as read. The settled
+readings are recorded (``settled`` in each reading changed, and :class:`Settled` for the
+report and the table's review), so a person sees what was decided by the rules, and why.
+
+Not used: a doubt between a name and "empty", or with no candidates (glare, a square not in
+the photo), and a store's unnamed things (no candidates are read for them).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter as Tally
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.errors import StateError
+from companion.the_glade.names import Counter, Square, Tile
+from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
+
+#: Copies of each tile in the game: 2 sets of 64 (the rulebook's "Forest Tiles").
+TILE_COPIES = TILES_IN_GAME // 64
+
+#: The rules' codes (what ``Settled.rule`` holds).
+TILE_COPIES_RULE, NOT_A_SET, COLOUR_COUNT, COLOUR_NOT_IN_PLAY = (
+    "tile-copies", "not-a-set", "colour-count", "colour-not-in-play")
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A doubt the rules settled: on ``photo`` at ``label`` (a square, or a glade space by
+    its tile), ``name`` stands and ``ruled_out`` cannot be, by ``rule`` (a code above);
+    ``why`` says it in words."""
+
+    photo: str
+    label: str
+    name: str
+    ruled_out: str
+    rule: str
+    why: str
+
+    @property
+    def where(self) -> str:
+        return f"square {self.label}" if _is_square(self.label) else f"glade space {self.label}"
+
+    def __str__(self) -> str:
+        return (f"{self.photo}: {self.where} is {self.name}, not {self.ruled_out} "
+                f"({self.why})")
+
+    def to_dict(self) -> dict[str, str]:
+        return {"photo": self.photo, "where": self.label, "name": self.name,
+                "ruled_out": self.ruled_out, "rule": self.rule, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Doubted:
+    """One reading in doubt between two names: ``forest`` is the forest's index, or None for
+    the glade board."""
+
+    photo: str
+    forest: int | None
+    label: str
+    names: tuple[str, str]
+
+
+def _is_square(label: str) -> bool:
+    try:
+        Square.parse(label)
+    except StateError:
+        return False
+    return True
+
+
+def _tile(name: str) -> Tile | None:
+    try:
+        return Tile.parse(name)
+    except StateError:
+        return None
+
+
+def _counter(name: str) -> Counter | None:
+    try:
+        return Counter.parse(name)
+    except StateError:
+        return None
+
+
+class Evidence:
+    """What the photos show surely: the tiles on every forest (where each lies) and the
+    counters of each colour (supply, glade, stores, enclosures)."""
+
+    def __init__(self, seats: Sequence[tuple[str, str]], glade: Mapping[str, Any],
+                 forests: Sequence[Mapping[str, Any] | None]) -> None:
+        """``seats``: (forest photo, colour) in seat order; ``forests`` the readings in that
+        order (None: a photo not read, which shows nothing)."""
+        self.colours = [colour for _photo, colour in seats]
+        self.tiles: dict[str, list[str]] = {}
+        self.counters: Tally[str] = Tally()
+        supply = glade.get("supply") or {}
+        for n, colour in enumerate(self.colours, start=1):
+            self.counters[colour] += int(supply.get(str(n), 0) or 0)
+        found = list((glade.get("glade") or {}).values())
+        for (photo, _colour), reading in zip(seats, forests, strict=True):
+            if reading is None:
+                continue
+            forest = reading.get("forest") or {}
+            for square, name in sorted((forest.get("tiles") or {}).items()):
+                self.tiles.setdefault(str(name), []).append(f"{photo} {square}")
+            found += list((forest.get("counters") or {}).values())
+            found += list(reading.get("store") or ())
+        for name in found:
+            counter = _counter(str(name))
+            if counter is not None:
+                self.counters[counter.colour] += 1
+
+
+def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[str, Any],
+            forests: Sequence[Mapping[str, Any] | None]) -> list[Doubted]:
+    """Every reading in doubt between exactly two names (its ``candidates``), still listed as
+    uncertain: the glade board's centre spaces first, then each forest's squares."""
+    out = []
+    unsure = {str(u) for u in glade.get("uncertain") or ()}
+    for label, names in sorted((glade.get("candidates") or {}).items()):
+        if str(label) in unsure and not str(label).startswith("seat-") and len(names) == 2:
+            out.append(Doubted(glade_photo, None, str(label), (str(names[0]), str(names[1]))))
+    for i, ((photo, _colour), reading) in enumerate(zip(seats, forests, strict=True)):
+        if reading is None:
+            continue
+        unsure = {str(u) for u in reading.get("uncertain") or ()}
+        for label, names in sorted((reading.get("candidates") or {}).items()):
+            if str(label) in unsure and len(names) == 2 and _is_square(str(label)):
+                out.append(Doubted(photo, i, str(label), (str(names[0]), str(names[1]))))
+    return out
+
+
+def _line(reading: Mapping[str, Any], square: Square, axis: str
+          ) -> list[tuple[Square, Tile]] | None:
+    """The other tiles of the line through ``square`` along ``axis`` as surely read, or None
+    when a doubt lies in it or just past an end (the line is then unknown)."""
+    board = reading.get("board") or {}
+    rows, cols = int(board.get("rows", 0) or 0), int(board.get("cols", 0) or 0)
+    forest = reading.get("forest") or {}
+    tiles = forest.get("tiles") or {}
+    unsure = {str(u) for u in reading.get("uncertain") or ()}
+    step = (0, 1) if axis == "row" else (1, 0)
+    out = []
+    for sign in (-1, 1):
+        r, c = square.row, square.col
+        while True:
+            r, c = r + sign * step[0], c + sign * step[1]
+            if not (0 <= r < rows and 0 <= c < cols):
+                break
+            name = Square(r, c).name
+            if name in unsure:
+                return None
+            if name not in tiles:
+                break  # surely no tile: empty, or a counter in an enclosure
+            tile = _tile(str(tiles[name]))
+            if tile is None:
+                return None
+            out.append((Square(r, c), tile))
+    return out
+
+
+def _tile_ruled_out(evidence: Evidence, reading: Mapping[str, Any], square: str,
+                    name: str) -> Iterator[tuple[str, str]]:
+    """Why tile ``name`` cannot lie on ``square`` of this forest: (rule, words)."""
+    from companion.the_glade.sets import is_set, why_not_a_set
+
+    where = evidence.tiles.get(name, [])
+    if len(where) >= TILE_COPIES:
+        yield TILE_COPIES_RULE, (f"both copies of {name} are read surely elsewhere: "
+                                 f"{' and '.join(where[:TILE_COPIES])}")
+    tile = _tile(name)
+    if tile is None:
+        return
+    at = Square.parse(square)
+    for axis in ("row", "column"):
+        others = _line(reading, at, axis)
+        if not others:
+            continue
+        run = sorted([*others, (at, tile)], key=lambda st: (st[0].row, st[0].col))
+        tiles = [t for _sq, t in run]
+        if not is_set(tiles):
+            squares = ", ".join(sq.name for sq, _t in run)
+            yield NOT_A_SET, (f"with {name} the {axis} {squares} would be no set: "
+                              f"{why_not_a_set(tiles)}")
+
+
+def _counter_ruled_out(evidence: Evidence, name: str) -> Iterator[tuple[str, str]]:
+    """Why counter ``name`` cannot be in this game: (rule, words)."""
+    counter = _counter(name)
+    if counter is None:
+        return
+    if counter.colour not in evidence.colours:
+        yield COLOUR_NOT_IN_PLAY, (f"no player has {counter.colour} counters (players: "
+                                   f"{', '.join(evidence.colours)})")
+    elif evidence.counters[counter.colour] >= COUNTERS_PER_COLOUR:
+        yield COLOUR_COUNT, (f"all {COUNTERS_PER_COLOUR} {counter.colour} counters are read "
+                             "surely elsewhere (supply, glade, stores, enclosures)")
+
+
+#: Which names a doubted square may hold, the rules to rule out all but one of: "all" (any
+#: tile for a tile doubt; for a counter doubt, any side where the two differ in side and any
+#: players' colour where they differ in colour), "traits" (what the two candidates agree on
+#: kept) or "pair" (the two alone). The recogniser's two best names are not always the
+#: truth's, nor do they always share the truth's traits: on 32 tuning games (families 1-4,
+#: 41-44) 7 of 54 doubts had the truth outside the pair (a mouse/acorn/beech doubted as
+#: mouse/blackberry/beech or mouse/mushroom/beech; a mouse/mushroom/horse-chestnut as
+#: mouse/blackberry/oak or mouse/mushroom/oak): ruling one of two out must not name the other.
+OPEN = "all"
+
+
+def open_names(a: str, b: str, colours: Sequence[str], mode: str = "") -> list[str] | None:
+    """The names a square doubted between ``a`` and ``b`` may hold (:data:`OPEN`). None when
+    the two are not both tiles or both counters."""
+    from itertools import product
+
+    from companion.the_glade.names import ALL_TILES, CREATURES, FRUITS, LEAVES, SIDES
+
+    mode = mode or OPEN
+    ta, tb = _tile(a), _tile(b)
+    if ta is not None and tb is not None:
+        if mode == "pair":
+            return [a, b]
+        if mode == "all":
+            return [str(t) for t in ALL_TILES]
+        options = [[x] if x == y else list(every) for x, y, every in
+                   zip(ta.traits, tb.traits, (CREATURES, FRUITS, LEAVES), strict=True)]
+        return ["/".join(t) for t in product(*options)]
+    ca, cb = _counter(a), _counter(b)
+    if ca is not None and cb is not None:
+        if mode == "pair":
+            return [a, b]
+        every = list(dict.fromkeys([*colours, ca.colour, cb.colour]))
+        cols = [ca.colour] if ca.colour == cb.colour else every
+        sides = [ca.side] if ca.side == cb.side else list(SIDES)
+        return [f"{c}-{s}" for c, s in product(cols, sides)]
+    return None
+
+
+def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[str, Any],
+           forests: Sequence[Mapping[str, Any] | None], mode: str = ""
+           ) -> tuple[dict[str, Any], list[dict[str, Any] | None], list[Settled]]:
+    """The readings with every doubt the rules settle put in as read (copies: the readings
+    given are not changed), and what was settled. ``seats``: (forest photo, colour) in seat
+    order, ``forests`` the readings in that order (None: a photo not read).
+
+    A doubt is settled when of the names it may hold (:func:`open_names`) the rules rule out
+    all but one, and that one is one of its two candidates or agrees with all they agree on.
+    Nothing is settled when the sure readings break a rule themselves (:func:`broken`) or
+    leave some doubt no name at all: a sure reading is then wrong somewhere, and the rules
+    would reason from it."""
+    evidence = Evidence(seats, glade, forests)
+    if broken(evidence, forests):
+        return dict(glade), [dict(f) if f is not None else None for f in forests], []
+    found: list[tuple[Doubted, Settled]] = []
+    for d in doubted(seats, glade_photo, glade, forests):
+        names = open_names(*d.names, evidence.colours, mode)
+        if names is None or (d.forest is None and _tile(d.names[0])):
+            continue
+        reading = forests[d.forest] or {} if d.forest is not None else {}
+        out = {n: (next(_tile_ruled_out(evidence, reading, d.label, n), None) if _tile(n)
+                   else next(_counter_ruled_out(evidence, n), None)) for n in names}
+        left = [n for n in names if out[n] is None]
+        if not left:  # no name fits: a sure reading is wrong somewhere
+            return dict(glade), [dict(f) if f is not None else None for f in forests], []
+        if len(left) != 1 or not (left[0] in d.names or _agrees(left[0], d.names)):
+            continue  # several possible, or one the recogniser saw nothing of
+        name = left[0]
+        others = [n for n in d.names if n != name]
+        rule, why = out[others[0]]  # type: ignore[misc]
+        rest = len(names) - 1 - len(others)
+        if rest:
+            why += f"; {rest} other {'tiles' if _tile(name) else 'counters'} by these rules too"
+        found.append((d, Settled(d.photo, d.label, name, " or ".join(others), rule, why)))
+    found = _consistent(evidence, found)
+    new_glade = copy.deepcopy(dict(glade))
+    new_forests = [copy.deepcopy(dict(f)) if f is not None else None for f in forests]
+    for d, s in found:
+        target = new_glade if d.forest is None else new_forests[d.forest]
+        assert target is not None
+        _put(target, d, s)
+    return new_glade, new_forests, [s for _d, s in found]
+
+
+def _agrees(name: str, candidates: Sequence[str]) -> bool:
+    """Whether ``name`` has every characteristic (a tile's creature, fruit, leaf; a counter's
+    colour, side) that all ``candidates`` share."""
+    def traits(n: str) -> tuple[str, ...]:
+        tile, counter = _tile(n), _counter(n)
+        return tile.traits if tile else (counter.colour, counter.side) if counter else ()
+
+    own = traits(name)
+    theirs = [traits(c) for c in candidates]
+    return bool(own) and all(len(t) == len(own) for t in theirs) and all(
+        x == t[k] for k, x in enumerate(own) for t in theirs
+        if all(u[k] == theirs[0][k] for u in theirs))
+
+
+def broken(evidence: Evidence, forests: Sequence[Mapping[str, Any] | None]) -> list[str]:
+    """The rules the sure readings break by themselves (more copies of a tile than the game
+    has, more counters of a colour, a line of sure tiles that is no set): then one of them
+    is wrong, and no doubt is settled from them."""
+    from companion.the_glade.sets import is_set
+
+    out = [f"{len(where)} copies of {name}" for name, where in evidence.tiles.items()
+           if len(where) > TILE_COPIES]
+    out += [f"{n} {colour} counters" for colour, n in evidence.counters.items()
+            if n > COUNTERS_PER_COLOUR]
+    for reading in forests:
+        if reading is None:
+            continue
+        tiles = (reading.get("forest") or {}).get("tiles") or {}
+        for square in sorted(tiles):
+            at = Square.parse(square)
+            tile = _tile(str(tiles[square]))
+            for axis in ("row", "column"):
+                others = _line(reading, at, axis)
+                if tile is not None and others and not is_set([tile, *(t for _s, t in others)]):
+                    out.append(f"the {axis} through {square}")
+    return out
+
+
+def _consistent(evidence: Evidence, found: list[tuple[Doubted, Settled]]
+                ) -> list[tuple[Doubted, Settled]]:
+    """The settled names that break no count between them: a tile settled on more squares
+    than its copies left, or a colour settled more often than its counters left, settles
+    none of those doubts."""
+    tiles = Tally(s.name for _d, s in found if _tile(s.name))
+    colours = Tally(c.colour for _d, s in found if (c := _counter(s.name)) is not None)
+    out = []
+    for d, s in found:
+        counter = _counter(s.name)
+        if counter is None:
+            if len(evidence.tiles.get(s.name, [])) + tiles[s.name] > TILE_COPIES:
+                continue
+        elif evidence.counters[counter.colour] + colours[counter.colour] > COUNTERS_PER_COLOUR:
+            continue
+        out.append((d, s))
+    return out
+
+
+def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
+    """Put the settled name into a reading: no longer uncertain, read as ``s.name``, and
+    listed under ``settled`` with its rule."""
+    reading["uncertain"] = [u for u in reading.get("uncertain") or () if str(u) != d.label]
+    for key in ("candidates", "reasons"):
+        if isinstance(reading.get(key), dict):
+            reading[key] = {k: v for k, v in reading[key].items() if str(k) != d.label}
+    if d.forest is None:
+        reading.setdefault("glade", {})[d.label] = s.name
+    else:
+        forest = reading.setdefault("forest", {})
+        kind = "tiles" if _tile(s.name) else "counters"
+        forest[kind] = {**(forest.get(kind) or {}), d.label: s.name}
+    reading["settled"] = {**(reading.get("settled") or {}),
+                          d.label: {"name": s.name, "ruled_out": s.ruled_out, "rule": s.rule,
+                                    "why": s.why}}

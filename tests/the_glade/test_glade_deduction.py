@@ -1,0 +1,232 @@
+"""Doubts the game's own rules settle when a finished game is scored from photos
+(``companion.the_glade.deduction``): the rulebook's 2 copies of each tile, its lines of
+tiles that are sets, its 12 counters of each player colour and no colour nobody plays. Each
+case is the bundled finished game (3 players) with one reading made a doubt between the
+truth and a look-alike, as the forest scan and the glade scan report them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_glade_photo_game import CONFIG, readings
+
+from companion.the_glade import deduction, jobs
+from companion.the_glade.photo_flow import Progress, doubts_of, settled_of
+from companion.the_glade.photo_game import CannotScore, assemble, score_readings
+
+LIZ = 2  # the third player's forest: toni.jpg, emma.jpg, liz.jpg
+
+
+def doubt_square(forest: dict[str, Any], square: str, candidates: list[str]) -> None:
+    """The square as the forest scan leaves a look-alike doubt: left out, named uncertain,
+    with the two names it hesitated between."""
+    forest["forest"]["tiles"].pop(square, None)
+    forest["forest"]["counters"].pop(square, None)
+    forest["uncertain"] = [*forest.get("uncertain", []), square]
+    forest.setdefault("candidates", {})[square] = candidates
+    forest.setdefault("reasons", {})[square] = f"looks like {candidates[0]} or {candidates[1]}"
+
+
+def truth() -> dict[str, Any]:
+    return jobs.score(CONFIG / "sample-game.json").data
+
+
+@pytest.mark.parametrize("square, real, other, rule", [
+    # both copies of mouse/hazelnut/oak lie on emma's G2 and liz's B3
+    ("C3", "mouse/mushroom/oak", "mouse/hazelnut/oak", deduction.TILE_COPIES_RULE),
+    # row C7 D7 E7 holds two squirrels: a third squirrel with an acorn makes it no set
+    ("E7", "squirrel/blackberry/oak", "squirrel/acorn/oak", deduction.NOT_A_SET),
+])
+def test_a_look_alike_the_rules_rule_out_is_settled_and_the_game_scored_exactly(
+        square: str, real: str, other: str, rule: str) -> None:
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], square, [other, real])  # the look-alike named first
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert settled == [{"photo": "liz.jpg", "where": square, "name": real, "ruled_out": other,
+                        "rule": rule, "why": settled[0]["why"]}]
+    assert f"Settled by the rules: liz.jpg: square {square} is {real}" in report.text
+
+
+def test_a_game_with_nothing_settled_reports_as_before() -> None:
+    plan, glade, forests = readings()
+    report = score_readings(plan, glade, forests)
+    assert "settled" not in report.data and "Settled" not in report.text
+
+
+def test_a_doubt_in_the_line_says_nothing_of_it() -> None:
+    """E7's row is C7 D7 E7 and its column E5 E6 E7: either settles it alone (the column
+    holds two squirrels with blackberries), but with D7 and E6 in doubt too (glare: no
+    candidates) neither line is known, and E7 stays a doubt."""
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "E7", ["squirrel/acorn/oak", "squirrel/blackberry/oak"])
+    for square in ("D7", "E6"):
+        forests[LIZ]["forest"]["tiles"].pop(square)
+        forests[LIZ]["uncertain"].append(square)
+    built = assemble(plan, glade, forests)
+    assert built.settled == []
+    assert {d.what for d in built.doubts} == {"square E7 is uncertain",
+                                              "square D7 is uncertain",
+                                              "square E6 is uncertain"}
+    forests[LIZ]["uncertain"].remove("E6")  # E6 read after all (the tile it holds)
+    forests[LIZ]["forest"]["tiles"]["E6"] = "squirrel/blackberry/maple"
+    assert [s.label for s in assemble(plan, glade, forests).settled] == ["E7"]
+
+
+def test_two_names_the_rules_both_allow_stay_a_doubt() -> None:
+    """liz's F6 toad/acorn/maple against toad/acorn/beech: beech's copies are both on the
+    boards, but a third name the recogniser may have missed must be ruled out too: with F6's
+    column and row unknown (F5 and E6 in doubt) many tiles fit there, so nothing is settled."""
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "F6", ["toad/acorn/beech", "toad/acorn/maple"])
+    for square in ("F5", "E6", "G6", "F7"):
+        if square in forests[LIZ]["forest"]["tiles"]:
+            forests[LIZ]["forest"]["tiles"].pop(square)
+            forests[LIZ]["uncertain"].append(square)
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert "square F6 is uncertain" in {d.what for d in caught.value.doubts}
+    assert caught.value.settled == ()
+
+
+def test_only_one_survivor_among_every_tile_settles_it() -> None:
+    """The rules must leave one tile of all 64, not one of the recogniser's two: with the
+    open rule off (the two alone) the same doubt would be settled."""
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "F6", ["toad/acorn/beech", "toad/acorn/maple"])
+    forests[LIZ]["forest"]["tiles"].pop("F5")
+    forests[LIZ]["uncertain"].append("F5")
+    seats = [(s.forest_photo, s.colour) for s in plan.seats]
+    pair = deduction.settle(seats, plan.glade_photo, glade, forests, mode="pair")[2]
+    every = deduction.settle(seats, plan.glade_photo, glade, forests, mode="all")[2]
+    assert [s.label for s in pair] == ["F6"]
+    assert every == []
+
+
+def test_sure_readings_that_break_a_rule_settle_nothing() -> None:
+    """A third copy of a tile among the sure readings means one of them is wrong: no doubt
+    is settled from them (C3 would be, by mouse/hazelnut/oak's two copies)."""
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
+    forests[0]["forest"]["tiles"]["A1"] = "mouse/hazelnut/oak"  # misread, sure
+    built = assemble(plan, glade, forests)
+    assert built.settled == []
+    assert "square C3 is uncertain" in {d.what for d in built.doubts}
+
+
+def test_a_doubt_no_tile_fits_settles_nothing_in_the_game() -> None:
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
+    doubt_square(forests[LIZ], "E7", ["squirrel/acorn/oak", "squirrel/blackberry/oak"])
+    # two sure copies (on squares with no neighbour: no line) of the only tile E7's row and
+    # column leave: no tile fits E7, so a sure reading is wrong somewhere
+    forests[1]["forest"]["tiles"]["E1"] = "squirrel/blackberry/oak"
+    forests[LIZ]["forest"]["tiles"]["A1"] = "squirrel/blackberry/oak"
+    seats = [(s.forest_photo, s.colour) for s in plan.seats]
+    assert deduction.broken(deduction.Evidence(seats, glade, forests), forests) == []
+    assert deduction.settle(seats, plan.glade_photo, glade, forests)[2] == []
+    del forests[1]["forest"]["tiles"]["E1"]  # one copy elsewhere: E7 and C3 settled
+    assert {s.label for s in deduction.settle(seats, plan.glade_photo, glade, forests)[2]
+            } == {"C3", "E7"}
+
+
+def test_a_glade_counter_of_a_colour_nobody_plays_is_settled() -> None:
+    plan, glade, forests = readings()
+    space = "hedgehog/hazelnut/beech"  # yellow-single in the finished game
+    del glade["glade"][space]
+    glade["uncertain"].append(space)
+    glade["candidates"] = {space: ["green-single", "yellow-single"]}
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert [(s["where"], s["name"], s["rule"]) for s in settled] == [
+        (space, "yellow-single", deduction.COLOUR_NOT_IN_PLAY)]
+
+
+def test_an_enclosed_counter_of_a_colour_all_found_is_settled() -> None:
+    plan, glade, forests = readings()
+    doubt_square(forests[0], "F5", ["red-double", "blue-double"])  # toni's F5: blue-double
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert [(s["where"], s["name"], s["rule"]) for s in settled] == [
+        ("F5", "blue-double", deduction.COLOUR_COUNT)]
+
+
+def test_a_colour_not_all_found_leaves_the_counter_a_doubt() -> None:
+    plan, glade, forests = readings()
+    doubt_square(forests[0], "F5", ["red-double", "blue-double"])
+    forests[LIZ]["store"].remove("red-single")  # a red counter missed: red may be at F5
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.doubts[0].what == "square F5 is uncertain"
+
+
+def test_names_settled_that_fail_a_check_leave_the_doubts_as_read() -> None:
+    """C3 is settled by mouse/hazelnut/oak's two copies; but with a yellow counter out of
+    the photos the state built with it fails the count of each colour's 12: the doubt
+    stands as read (the person sees the square first, then the count)."""
+    plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
+    assert [s.label for s in assemble(plan, glade, forests).settled] == ["C3"]
+    forests[1]["store"].remove("yellow-single")
+    built = assemble(plan, glade, forests)
+    assert built.settled == []
+    assert [d.what for d in built.doubts] == ["square C3 is uncertain"]
+    assert "C3" not in built.state["players"][LIZ]["forest"]["tiles"]
+
+
+def test_two_doubts_settled_to_more_copies_than_the_game_has_settle_neither() -> None:
+    plan, glade, forests = readings()
+    seats = [(s.forest_photo, s.colour) for s in plan.seats]
+    evidence = deduction.Evidence(seats, glade, forests)
+    first = deduction.Doubted("liz.jpg", LIZ, "C3", ("a", "b"))
+    second = deduction.Doubted("emma.jpg", 1, "A1", ("a", "b"))
+    name = "hedgehog/blackberry/beech"  # one copy on the boards: one left
+    assert len(evidence.tiles[name]) == 1
+    found = [(d, deduction.Settled(d.photo, d.label, name, "x", "r", "w"))
+             for d in (first, second)]
+    assert deduction._consistent(evidence, found) == []
+    assert deduction._consistent(evidence, found[:1]) == found[:1]
+
+
+def test_a_supply_doubt_at_a_seat_nobody_sits_at_stops_nothing() -> None:
+    plan, glade, forests = readings()
+    glade["uncertain"].append("seat-4:3")  # 3 players: seat 4 is empty
+    report = score_readings(plan, glade, forests)
+    assert report.data == truth()
+    glade["uncertain"].append("seat-3:3")
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.doubts[0].what == "supply space 3 of seat 3 is uncertain"
+
+
+def test_the_table_review_shows_what_was_settled_and_offers_no_fix_for_it() -> None:
+    _plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
+    doubt_square(forests[1], "G2", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
+    forests[1]["forest"]["tiles"]["G2"] = "mouse/hazelnut/oak"  # emma's G2 read after all
+    forests[1]["uncertain"].remove("G2")
+    forests[0]["uncertain"].append("A1")  # a doubt the rules cannot settle (no candidates)
+    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
+                        glade, forests)
+    _state, doubts, fixes = doubts_of(progress)
+    assert [d.what for d in doubts] == ["square A1 is uncertain"]
+    assert [(f.photo, f.what) for f in fixes] == [(1, "A1")]
+    lines = settled_of(progress)
+    assert len(lines) == 1 and lines[0].startswith("Liz C3: mouse/mushroom/oak")
+
+
+def test_the_review_says_what_was_settled_before_the_score() -> None:
+    from companion.the_glade.photo_flow import review_page
+    from companion.ui.pages import TextPage
+
+    _plan, glade, forests = readings()
+    doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
+    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
+                        glade, forests)
+    page = review_page(None, progress, None)  # type: ignore[arg-type]
+    assert isinstance(page, TextPage) and page.title == "Settled by the rules"
+    assert page.lines[0].startswith("Liz C3: mouse/mushroom/oak, both copies of")
