@@ -65,6 +65,13 @@ def tile_detail(face: np.ndarray, tile_size: float) -> np.ndarray:
     return detail_face(small, n * TILE_INSET, 0)
 
 
+def tile_drawn(face: np.ndarray, tile_size: float) -> np.ndarray:
+    """The face at turn 0 at the fine view's size, unsmoothed (BGR uint8): how the pack
+    draws it, for rendering look-alike candidates through a photo's blur (drawn_parts.py)."""
+    n = max(8, round(tile_side(tile_size) * FINE))
+    return cv2.resize(face, (n, n), interpolation=cv2.INTER_AREA)
+
+
 def tile_descriptors(face: np.ndarray, tile_size: float) -> np.ndarray:
     """Descriptors of a tile face at each of its 4 turns (k quarter turns clockwise), made as
     the scanner makes them from a photo: at fine-view size, smoothed, cut inside the rim."""
@@ -145,9 +152,10 @@ def build_model(pack: Pack, source: str = "",
     names, turns, seasons, templates = [], [], [], []
     side = round(tile_side(pack.tile_size))
     mean_face = np.zeros((side, side), np.float32)
-    details = []
+    details, drawn = [], []
     for face in pack.tiles:
         details.append(tile_detail(face.image, pack.tile_size))
+        drawn.append(tile_drawn(face.image, pack.tile_size))
         for k, vec in enumerate(tile_descriptors(face.image, pack.tile_size)):
             names.append(face.tile)
             turns.append(k)
@@ -193,7 +201,9 @@ def build_model(pack: Pack, source: str = "",
                           tile_side(pack.tile_size) * FINE,
                           tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
                           board=np.asarray(board_colour, np.float32)) if lookalikes
-                    else LookAlikes.empty()))
+                    else LookAlikes.empty()),
+        tile_faces=(np.stack(drawn).astype(np.uint8) if drawn
+                    else np.zeros((0, 1, 1, 3), np.uint8)))
     return model
 
 

@@ -97,6 +97,11 @@ class Model:
     #: the pack's look-alike pairs as enrolment learnt them (recognition/lookalikes.py);
     #: empty for a model enrolled before they were learnt (the closer look alone then judges)
     lookalikes: LookAlikes = field(default_factory=LookAlikes.empty)
+    #: every tile face at turn 0 as the pack draws it, at the fine view's size (faces, n, n,
+    #: 3; BGR uint8, unsmoothed): look-alike doubts are settled by rendering the candidates
+    #: through the photo's own blur (recognition/drawn_parts.py); empty for a model enrolled
+    #: before they were kept (that step is then skipped)
+    tile_faces: np.ndarray = field(default_factory=lambda: np.zeros((0, 1, 1, 3), np.uint8))
 
 
 def check_out(out: Path) -> None:
@@ -127,6 +132,8 @@ def save_model(model: Model, out: Path) -> None:
                   counter_colours=model.counter_colours.astype(np.float16),
                   tile_faintest=model.tile_faintest.astype(np.int32))
     arrays.update(model.lookalikes.to_arrays())
+    if len(model.tile_faces):
+        arrays["tile_faces"] = model.tile_faces.astype(np.uint8)
     # uncompressed: 10 MB rather than 4, but read in a tenth of the time, and every
     # 'companion scan' reads it afresh
     with open(out / "model.npz", "wb") as fh:
@@ -195,6 +202,10 @@ def load_model(folder: Path) -> Model:
                                   < len(arrays["tile_templates"])):
             raise ValueError("tile_faintest names tile templates it does not hold")
         pairs = LookAlikes.from_arrays(arrays, len(arrays["tile_detail"]))
+        drawn = arrays.get("tile_faces", np.zeros((0, 1, 1, 3), np.uint8))
+        if len(drawn) and (drawn.ndim != 4 or len(drawn) != len(arrays["tile_detail"])
+                           or drawn.shape[3] != 3 or drawn.shape[1] != drawn.shape[2]):
+            raise ValueError("tile_faces do not fit the tile faces")
         return Model(boards, list(manifest["tile_names"]), arrays["tile_turns"].astype(int),
                      list(manifest["tile_seasons"]),
                      arrays["tile_templates"].astype(np.float32), arrays["tile_pose"],
@@ -202,6 +213,7 @@ def load_model(folder: Path) -> Model:
                      arrays["counter_templates"].astype(np.float32), arrays["counter_pose"],
                      float(manifest["tile_size"]), float(manifest["counter_size"]), manifest,
                      arrays["tile_detail"].astype(np.float32),
-                     arrays["counter_colours"].astype(np.float32), faintest, apart, pairs)
+                     arrays["counter_colours"].astype(np.float32), faintest, apart, pairs,
+                     drawn.astype(np.uint8))
     except (OSError, KeyError, ValueError, TypeError) as exc:
         raise _again(folder, f"model.npz is missing or damaged ({exc})") from None
