@@ -7,7 +7,9 @@ each channel's mean left out, say it clearly: store.USE_COLOUR_CHECK). Before, o
 family, counters faded to 30% of their contrast were left out without a doubt, and ones
 faded to half or washed of their colour named as a look-alike: wrong stores printed as
 certain: on 5447585 six of the seven photo cases failed (four left out silently, two named
-wrong); four of them pass now, two are still left out (marked xfail, strict).
+wrong); four of them passed with 858eace, a fifth (the faded squirrel, no hue of its own
+left) with its sharp print counted alone (store.USE_PRINT_ALONE); the faded leaf counter is
+still left out (marked xfail, strict).
 """
 
 from __future__ import annotations
@@ -75,10 +77,9 @@ def _match(icon: str, kind: str = "creature", value: int = 1) -> dict:
 @pytest.mark.parametrize(("item", "how", "keep"), [
     # left out without a doubt before (faded to 30% of their contrast)
     (_match("mouse/beech"), "faded", 0.3),
-    # still left out: sharp detail (3.8) but hardly a hue of its own (1.75, below
-    # TABLE_TINT: the table's grain reached 1.6 with detail 2.4 on tuning photos)
-    pytest.param(_match("squirrel/oak"), "faded", 0.3, marks=pytest.mark.xfail(
-        strict=True, reason="a faded counter with no hue of its own left")),
+    # left out until the print alone counted (store.USE_PRINT_ALONE): sharp detail (3.8)
+    # but hardly a hue of its own (1.75, below TABLE_TINT), a yellow counter fitting 0.17
+    (_match("squirrel/oak"), "faded", 0.3),
     (_match("acorn/maple", "fruit"), "faded", 0.3),
     # still left out: its place fits a plain yellow counter closely (0.12, margin 0.11)
     # with no drawing (0.85), no hue (1.1) and little detail (2.1), as a table's grain does
@@ -135,6 +136,20 @@ def test_a_faint_counter_whose_face_has_a_look_alike_is_a_doubt() -> None:
     # a naming refused for its colours alone is a counter
     ({"tint": 0.5, "detail": 1.0, "spread": 5.0, "stands": 3.0, "colour_pair": -0.4},
      False),
+    # counters faded to 30% on tuning families 41-42 with no hue of their own left, left
+    # out before USE_PRINT_ALONE: a sharp print with a counter's drawing, a face fitting
+    ({"tint": 1.17, "detail": 3.04, "spread": 3.3, "stands": 5.19, "fit": 0.145,
+      "shape": 0.45}, False),
+    ({"tint": 1.76, "detail": 2.69, "spread": 3.9, "stands": 3.25, "fit": 0.181,
+      "shape": 0.449}, False),
+    # the table's sharpest places on tuning photos (families 41-46): no face fits, or no
+    # drawing and not sharp enough for the print alone
+    ({"tint": 0.62, "detail": 3.11, "spread": 10.4, "stands": 3.0, "fit": 0.679,
+      "shape": 1.216}, True),
+    ({"tint": 0.52, "detail": 2.43, "spread": 3.4, "stands": 7.98, "fit": 0.182,
+      "shape": 1.005}, True),
+    ({"tint": 2.02, "detail": 2.71, "spread": 15.5, "stands": 2.73, "fit": 0.341,
+      "shape": 0.99}, True),
 ])
 def test_a_place_is_nothing_only_when_surely_the_table(scores: dict, table: bool) -> None:
     from companion.the_glade.recognition.store import _surely_table
