@@ -332,7 +332,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     readings = [_judge(model, evidence, i, name) for i, name in enumerate(names)]
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
         photo_exemplars.settle(model, evidence, readings, fine)
-    return _doubt_poor_photo(readings)
+    # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
+    return _doubt_glare_lit(evidence, _doubt_poor_photo(readings))
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
@@ -392,7 +393,8 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     if (not reading.reason and not no_counter and not faint
             and kind_ratio > limit / (1 + ev.sat[i])):
         reading.reason = f"{kind} or {other}?"
-    if not reading.reason and (veiled or (kind == "empty" and glaring)):
+    if not reading.reason and (veiled or (kind == "empty" and (
+            glaring or _print_under_glare(ev, i)))):
         reading.reason = "empty, or a tile veiled by glare?"
     if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
         reading.reason = "matches nothing enrolled well"
@@ -553,6 +555,26 @@ def _board_fits_better(counter: float, bare: float, clipped: float) -> bool:
     return counter >= (1.0 + clipped) * bare
 
 
+#: A square read as empty that stands GLARE_LIT times brighter than the bare board under
+#: the photo's light (evidence._brightness) and still shows some print (fine structure over
+#: GLARE_PRINT of the faintest tile's) and half a tile's outline (GLARE_OUTLINE) may be a
+#: tile washed out by glare: a doubt. Hard photos of tuning families (8000-8004, 39 read,
+#: and 87 of 1-8, 121, 198 and 287 at seed 31000): of the 6 tiles read as empty under glare
+#: (sure, confidence 1.0; 1.58-2.99 bright, print 0.04-0.49, outline 0.49-0.83) 5 are
+#: caught, and 12 of the 2,341 bare squares read right.
+GLARE_BARE = True
+GLARE_LIT = 1.8
+GLARE_PRINT = 0.03
+GLARE_OUTLINE = 0.45
+
+
+def _print_under_glare(ev: Evidence, i: int) -> bool:
+    """Square ``i`` read as empty is glare-lit (GLARE_LIT), yet shows some print and a
+    tile's outline (GLARE_PRINT, GLARE_OUTLINE): a tile the glare may have washed out."""
+    return (GLARE_BARE and ev.bright is not None and bool(ev.bright[i] > GLARE_LIT)
+            and bool(ev.structure[i] > GLARE_PRINT) and bool(ev.outline[i] > GLARE_OUTLINE))
+
+
 def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
     """A square too faint for a tile's structure may still hold one veiled by glare: a
     tile's clear outline is there and a tile fits it better than the bare board. Such a
@@ -642,6 +664,56 @@ def _outweighs_a_veto(look: Look) -> bool:
     """A closer look clear enough (VETO_CLEARNESS) in a good enough fit (VETO_NOISE) that
     only a pair sure enough to settle a doubt alone (PAIR_SURE) may doubt its name."""
     return look.noise <= VETO_NOISE and look.sure(VETO_CLEARNESS, AGREED_MARGIN)
+
+
+#: A tile named by a close first look (z under GLARE_Z) on a square GLARE_TILE times
+#: brighter than the photo's tiles are (the median of the squares read as tiles, over the
+#: bare board under the border's light: evidence._brightness) is under a patch of glare,
+#: which veils its print as no template is veiled (the haze comparison takes one veil for
+#: the whole tile; a glare spot is about a tile wide): a dark leaf then reads as the light
+#: one of its colour, a fruit as another. Hard photos of tuning families (8000-8004, 39
+#: read, and 87 of 1-8, 121, 198 and 287 at seed 31000): 6 of the 27 tiles named wrong
+#: (1.54-2.54 times the photo's tiles, z 0.47-1.45), 9 of the 2,490 named right, when the
+#: names the three judges agree on are kept (_three_agree: 15 more right names and two
+#: wrong); normal photos of those families (138): 2 of 3,300 right names, none wrong. At
+#: least GLARE_TILES tiles read give the reference.
+GLARE_TILE = 1.5
+GLARE_Z = 1.5
+GLARE_TILES = 5
+GLARE_DOUBT = True
+#: ... and one named by a closer call still (z under SHADE_Z) on a square under SHADE_TILE
+#: of the photo's tiles' brightness (a hard shadow, the dim edge of the light), where the
+#: print's contrast sinks towards the photo's noise. Hard tuning photos (8000-8004 and 87 of
+#: 1-8, 121, 198 and 287, seed 31000): 6 of 27 tiles named wrong, 18 of 2,490 named right
+#: (three judges agreeing kept, as above); normal photos: 1 of 3,300 right names.
+SHADE_TILE = 0.65
+SHADE_Z = 1.0
+SHADE_DOUBT = True
+
+
+def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
+    """Tiles named by a close call under a patch of glare (GLARE_TILE, GLARE_Z), or a
+    closer one in deep shade (SHADE_TILE, SHADE_Z), are doubted, unless the three judges
+    agree on the name (_three_agree: as a poor photo's close calls, _doubt_poor_photo)."""
+    if not (GLARE_DOUBT or SHADE_DOUBT) or ev.bright is None:
+        return readings
+    lit = [float(ev.bright[k]) for k, r in enumerate(readings) if r.kind == "tile"]
+    if len(lit) < GLARE_TILES:
+        return readings
+    usual = float(np.median(lit))
+    for k, r in enumerate(readings):
+        if r.kind != "tile" or r.distances.get("three_agree"):
+            continue
+        z, light = r.distances.get("z", 99), float(ev.bright[k]) / usual
+        glare = GLARE_DOUBT and z < GLARE_Z and light > GLARE_TILE
+        shade = SHADE_DOUBT and z < SHADE_Z and light < SHADE_TILE
+        if glare or shade:
+            # no candidates: under the glare the truth is often neither of the best two
+            # (the deduction from the game's rules settles only a doubt between two names)
+            r.kind, r.confidence, r.candidates = "uncertain", 0.0, ()
+            r.reason = f"{'glare' if glare else 'shade'} on the tile: {r.name}, or another?"
+            r.distances["glare_lit"] = round(light, 3)
+    return readings
 
 
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
