@@ -57,7 +57,10 @@ if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
 
 #: Settle look-alike doubts by the pack's own drawings (photo_exemplars.settle calls it).
-#: Off until measured on the fresh and held-out sets (see the commit messages).
+#: Off: measured on 2026-12-04 against 990a33b's tree (wrong / uncertain / boards exactly
+#: right), it held on normal photos (fresh 8030-8034 0/22/113 -> 0/21/114, held out
+#: 1000-1004 3/181/98 -> 3/173/100) but named one more square wrong on the fresh hard
+#: photos of 8030-8034 (10/134/16 -> 11/132/16), so it is not adopted.
 DRAWN = False
 #: The settle (see the module's doc): the best candidate's misfit at most RATIO times the
 #: runner-up's, the photo leaning LEAN_MIN..LEAN_MAX of the way from the runner-up's
