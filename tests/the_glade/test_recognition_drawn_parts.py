@@ -10,23 +10,20 @@ photo is rendered from it with every spoiler of the simulator (here a smear of t
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
-from test_recognition_families import small_pack
+from test_recognition_families import enrolled_small_pack, forest_photo
 
 from companion.the_glade.recognition import drawn_parts, photo_exemplars
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import _pair_lookup
 from companion.the_glade.recognition.families import HELD_OUT_FROM, TUNING_FAMILIES
-from companion.the_glade.recognition.jobs import enrol
 from companion.the_glade.recognition.lookalikes import turned_patch
 from companion.the_glade.recognition.model import FINE, TILE_INSET, Model, load_model, save_model
-from companion.the_glade.recognition.pack import Pack, write_pack
+from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.reader import POOR_PHOTO, BoardReading, read_board
-from companion.the_glade.recognition.sim import random_forest, render_photo
 from companion.the_glade.recognition.templates import cache_for
 
 #: art no model of the project was built from (enrolled here); its readings were looked at
@@ -46,15 +43,9 @@ def drawn_on(monkeypatch) -> None:
 
 @pytest.fixture(scope="module")
 def setting(tmp_path_factory) -> tuple[Pack, Model, np.ndarray, dict]:
-    work = tmp_path_factory.mktemp("drawn")
-    pack = small_pack(DRAWN_FAMILY)
-    write_pack(pack, work / "pack")
-    enrol(work / "pack", out=work / "model", quiet=True)
-    state = random_forest(np.random.default_rng(SEED), pack.board_for(7, 7).geometry, pack,
-                          fill=0.6)
-    image, truth = render_photo(pack, state, SEED)
-    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return pack, load_model(Path(work / "model")), cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
+    pack, model = enrolled_small_pack(tmp_path_factory.mktemp("drawn"), DRAWN_FAMILY)
+    image, truth = forest_photo(pack, SEED)
+    return pack, model, image, truth
 
 
 def _read(model: Model, photo: np.ndarray, monkeypatch: pytest.MonkeyPatch,

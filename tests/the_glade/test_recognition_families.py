@@ -24,7 +24,7 @@ from companion.the_glade.recognition.families import (
     family_pack,
 )
 from companion.the_glade.recognition.jobs import enrol, scan
-from companion.the_glade.recognition.model import load_model
+from companion.the_glade.recognition.model import Model, load_model
 from companion.the_glade.recognition.pack import Pack, write_pack
 from companion.the_glade.recognition.reader import read_board
 from companion.the_glade.recognition.sim import random_forest, render_photo
@@ -46,6 +46,25 @@ def small_pack(family: int) -> Pack:
             keep.append(face)
     pack.tiles = keep
     return pack
+
+
+def enrolled_small_pack(work: Path, family: int) -> tuple[Pack, Model]:
+    """Family ``family``'s small pack written to ``work`` and enrolled there as `companion
+    enrol` does (its look-alike pairs learnt), with the model loaded back."""
+    pack = small_pack(family)
+    write_pack(pack, work / "pack")
+    enrol(work / "pack", out=work / "model", quiet=True)
+    return pack, load_model(work / "model")
+
+
+def forest_photo(pack: Pack, seed: int) -> tuple[np.ndarray, dict]:
+    """A 7x7 forest of ``pack`` 0.6 full, photographed from ``seed`` (every spoiler, JPEG
+    quality 92 as a phone saves it), and its truth."""
+    state = random_forest(np.random.default_rng(seed), pack.board_for(7, 7).geometry, pack,
+                          fill=0.6)
+    image, truth = render_photo(pack, state, seed)
+    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
 
 
 @pytest.fixture(scope="module")

@@ -14,17 +14,12 @@ enrolled in the test.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
-from test_recognition_families import small_pack
+from test_recognition_families import enrolled_small_pack
 from test_recognition_hard import MODEL, _square
 
-from companion.the_glade.recognition.jobs import enrol
-from companion.the_glade.recognition.model import load_model
-from companion.the_glade.recognition.pack import write_pack
 from companion.the_glade.recognition.reader import (
     GLARE_LIT,
     GLARE_OUTLINE,
@@ -66,11 +61,7 @@ def _hard_photo(pack, seed: int) -> tuple[np.ndarray, dict]:  # type: ignore[no-
 
 @pytest.fixture(scope="module")
 def setting(tmp_path_factory):  # type: ignore[no-untyped-def]
-    work = tmp_path_factory.mktemp("glare")
-    pack = small_pack(PHOTO_FAMILY)
-    write_pack(pack, work / "pack")
-    enrol(work / "pack", out=work / "model", quiet=True)
-    return pack, load_model(Path(work / "model"))
+    return enrolled_small_pack(tmp_path_factory.mktemp("glare"), PHOTO_FAMILY)
 
 
 def _wrong_as_sure(reading, truth: dict) -> list[str]:  # type: ignore[no-untyped-def]

@@ -50,7 +50,7 @@ import numpy as np
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.lookalikes import turned_patch
 from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
-from companion.vision.patches import cut
+from companion.vision.patches import cut, parabola_peak
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.evidence import Evidence
@@ -199,16 +199,7 @@ def _align(face: np.ndarray, patch: np.ndarray) -> tuple[float, float]:
     a = ALIGN_PX
     score = cv2.matchTemplate(g2, g1[a:-a, a:-a], cv2.TM_CCOEFF_NORMED)
     y, x = np.unravel_index(int(np.argmax(score)), score.shape)
-
-    def peak(line: np.ndarray, k: int) -> float:
-        if 0 < k < len(line) - 1:
-            left, mid, right = float(line[k - 1]), float(line[k]), float(line[k + 1])
-            den = left - 2 * mid + right
-            if den < 0:
-                return max(-0.5, min(0.5, 0.5 * (left - right) / den))
-        return 0.0
-
-    return x - a + peak(score[y], x), y - a + peak(score[:, x], y)
+    return x - a + parabola_peak(score[y], x), y - a + parabola_peak(score[:, x], y)
 
 
 def _tried(photo: _Photo) -> list[int]:
