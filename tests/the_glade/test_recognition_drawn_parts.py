@@ -14,7 +14,11 @@ import copy
 import cv2
 import numpy as np
 import pytest
-from test_recognition_families import enrolled_small_pack, forest_photo
+from test_recognition_families import (
+    assert_doubt_settled_right,
+    enrolled_small_pack,
+    forest_photo,
+)
 
 from companion.the_glade.recognition import drawn_parts, photo_exemplars
 from companion.the_glade.recognition.enrol import tile_side
@@ -80,17 +84,8 @@ def test_a_fruit_doubt_is_settled_by_the_packs_own_drawings(setting, monkeypatch
     nothing is read wrong."""
     _pack, model, photo, truth = setting
     before, _ = _read(model, photo, monkeypatch, drawn=False)
-    doubt = _square(before, SQUARE)
-    assert doubt.kind == "uncertain" and doubt.reason.startswith("looks like")
-    assert truth["forest"]["tiles"][SQUARE] in doubt.candidates
     after, _ = _read(model, photo, monkeypatch)
-    square = _square(after, SQUARE)
-    assert square.kind == "tile", square.reason
-    assert square.name == truth["forest"]["tiles"][SQUARE]
-    assert square.distances.get("drawn_sure") == 1.0
-    for r in after.squares:  # settling never makes a wrong sure answer here
-        if r.kind == "tile":
-            assert r.name == truth["forest"]["tiles"].get(r.square), r.square
+    assert_doubt_settled_right(before, after, SQUARE, truth, "drawn_sure")
 
 
 def _fruit_erased(model: Model, given: list) -> np.ndarray:

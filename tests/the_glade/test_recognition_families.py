@@ -26,7 +26,7 @@ from companion.the_glade.recognition.families import (
 from companion.the_glade.recognition.jobs import enrol, scan
 from companion.the_glade.recognition.model import Model, load_model
 from companion.the_glade.recognition.pack import Pack, write_pack
-from companion.the_glade.recognition.reader import read_board
+from companion.the_glade.recognition.reader import BoardReading, read_board
 from companion.the_glade.recognition.sim import random_forest, render_photo
 from companion.the_glade.screens import doubt_words
 
@@ -55,6 +55,23 @@ def enrolled_small_pack(work: Path, family: int) -> tuple[Pack, Model]:
     write_pack(pack, work / "pack")
     enrol(work / "pack", out=work / "model", quiet=True)
     return pack, load_model(work / "model")
+
+
+def assert_doubt_settled_right(before: BoardReading, after: BoardReading, square: str,
+                               truth: dict, mark: str) -> None:
+    """``square`` was a look-alike doubt with the true tile among its candidates ``before``
+    a settling step, and ``after`` it is that tile, surely, marked by the step (``mark`` in
+    its distances); no tile of ``after`` is named wrong."""
+    doubt = next(r for r in before.squares if r.square == square)
+    assert doubt.kind == "uncertain" and doubt.reason.startswith("looks like")
+    assert truth["forest"]["tiles"][square] in doubt.candidates
+    settled = next(r for r in after.squares if r.square == square)
+    assert settled.kind == "tile", settled.reason
+    assert settled.name == truth["forest"]["tiles"][square]
+    assert settled.distances.get(mark) == 1.0
+    for r in after.squares:  # settling never makes a wrong sure answer here
+        if r.kind == "tile":
+            assert r.name == truth["forest"]["tiles"].get(r.square), r.square
 
 
 def forest_photo(pack: Pack, seed: int) -> tuple[np.ndarray, dict]:

@@ -12,7 +12,11 @@ import copy
 
 import numpy as np
 import pytest
-from test_recognition_families import enrolled_small_pack, forest_photo
+from test_recognition_families import (
+    assert_doubt_settled_right,
+    enrolled_small_pack,
+    forest_photo,
+)
 
 from companion.the_glade.names import Tile
 from companion.the_glade.recognition import photo_exemplars
@@ -61,17 +65,8 @@ def test_a_fruit_doubt_is_settled_by_the_photos_own_sure_squares(setting, monkey
     them it is named right, surely, and nothing else is read wrong."""
     _pack, model, photo, truth = setting
     before, _ = _read(model, photo, monkeypatch, settle=False)
-    doubt = _square(before, SQUARE)
-    assert doubt.kind == "uncertain" and doubt.reason.startswith("looks like")
-    assert truth["forest"]["tiles"][SQUARE] in doubt.candidates
     after, _ = _read(model, photo, monkeypatch)
-    square = _square(after, SQUARE)
-    assert square.kind == "tile", square.reason
-    assert square.name == truth["forest"]["tiles"][SQUARE]
-    assert square.distances.get("exemplar_sure") == 1.0
-    for r in after.squares:  # settling never makes a wrong sure answer here
-        if r.kind == "tile":
-            assert r.name == truth["forest"]["tiles"].get(r.square), r.square
+    assert_doubt_settled_right(before, after, SQUARE, truth, "exemplar_sure")
 
 
 def _candidate_faces(model: Model, given: list) -> tuple[list[int], list[int], object]:
