@@ -56,10 +56,6 @@ def _read(model: Model, photo: np.ndarray, monkeypatch: pytest.MonkeyPatch,
     return read_board(model, photo), given
 
 
-def _square(reading: BoardReading, name: str):  # type: ignore[no-untyped-def]
-    return next(r for r in reading.squares if r.square == name)
-
-
 def test_a_fruit_doubt_is_settled_by_the_photos_own_sure_squares(setting, monkeypatch) -> None:
     """Without the exemplars (the code before them) the square is a look-alike doubt; with
     them it is named right, surely, and nothing else is read wrong."""
