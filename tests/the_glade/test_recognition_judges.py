@@ -13,6 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from companion.the_glade.recognition import photo_exemplars, reader
 from companion.the_glade.recognition.close_calls import Look
 from companion.the_glade.recognition.lookalikes import PairVerdict
 from companion.the_glade.recognition.reader import (
@@ -123,8 +124,41 @@ def test_three_judges_agreeing_clearly_keep_a_close_call_in_a_poor_photo():
         return [*squares, close]
 
     assert POOR_PHOTO * 10 < 3  # 3 of the 10 squares unsure: a poor photo
-    assert _doubt_poor_photo(photo(False))[-1].kind == "uncertain"
-    assert _doubt_poor_photo(photo(True))[-1].kind == "tile"
+    assert _doubt_poor_photo(photo(False), 3)[-1].kind == "uncertain"
+    assert _doubt_poor_photo(photo(True), 3)[-1].kind == "tile"
+
+
+def _poor_photo_settled(monkeypatch, before: bool) -> list[SquareReading]:
+    """A photo whose 3 look-alike doubts of 10 squares (a poor photo) the photo's own
+    exemplars all settle, read through the reader's square step with POOR_BEFORE_SETTLE
+    ``before``: what it says of C1, a tile named by a close call."""
+    squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B")
+               for k in range(1, 4)]
+    squares += [SquareReading(f"B{k}", "empty") for k in range(1, 7)]
+    squares.append(SquareReading("C1", "tile", name="A", distances={"z": 1.0}))
+    names = [r.square for r in squares]
+
+    def settle(model, ev, readings, fine):  # type: ignore[no-untyped-def]
+        for r in readings[:3]:
+            r.kind, r.name, r.reason = "tile", "A", ""
+            r.distances["exemplar_sure"] = 1.0
+
+    monkeypatch.setattr(reader, "gather", lambda *a: (names, SimpleNamespace(bright=None)))
+    monkeypatch.setattr(reader, "_judge", lambda model, ev, i, name: squares[i])
+    monkeypatch.setattr(photo_exemplars, "EXEMPLARS", True)
+    monkeypatch.setattr(photo_exemplars, "settle", settle)
+    monkeypatch.setattr(reader, "POOR_BEFORE_SETTLE", before)
+    return reader._read_squares(_MODEL, None, None, None, None)
+
+
+def test_a_photo_is_as_poor_after_its_doubts_are_settled_when_so_switched(monkeypatch):
+    """With POOR_BEFORE_SETTLE (off by default: measured, no gain yet) a photo poor before
+    its doubts are settled still doubts its close calls; counted after the settle, as by
+    default, the close call C1 stands as sure."""
+    assert POOR_PHOTO * 10 < 3
+    read = _poor_photo_settled(monkeypatch, before=True)
+    assert read[-1].kind == "uncertain" and read[-1].reason.startswith("poor photo")
+    assert _poor_photo_settled(monkeypatch, before=False)[-1].kind == "tile"  # the default
 
 
 def test_a_pair_settles_a_doubt_for_the_closer_looks_face_never_against_it(monkeypatch):

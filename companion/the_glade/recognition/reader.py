@@ -330,10 +330,14 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                   frame_share: np.ndarray) -> list[SquareReading]:
     names, evidence = gather(model, board, view, fine, frame_share)
     readings = [_judge(model, evidence, i, name) for i, name in enumerate(names)]
+    # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
+    unsure = sum(r.kind == "uncertain" for r in readings)
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
         photo_exemplars.settle(model, evidence, readings, fine)
+    if not POOR_BEFORE_SETTLE:
+        unsure = sum(r.kind == "uncertain" for r in readings)
     # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
-    return _doubt_glare_lit(evidence, _doubt_poor_photo(readings))
+    return _doubt_glare_lit(evidence, _doubt_poor_photo(readings, unsure))
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
@@ -719,12 +723,20 @@ def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[Square
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
 POOR_Z = 3.0         # ... so every close call is doubted too
 POOR_COUNTER = 0.15
+#: Count the photo's share of doubts before its look-alike doubts are settled by its own
+#: squares (photo_exemplars)? Settling names squares, it does not make the photo sharper,
+#: and a settle that took the share under POOR_PHOTO let a weak close call stand (a tuning
+#: photo of family 287, with drawn_parts on). Off: with photo_exemplars alone it changed no
+#: reading of fresh 8040-8044 (normal 3 / 96 / 93, hard 5 / 290 / 11 wrong / uncertain /
+#: exact either way) or of tuning 8000-8004 hard, and added 10 doubts (440 -> 450), no wrong
+#: square fewer, on tuning 121, 198 and 287; drawn_parts keeps its own guard.
+POOR_BEFORE_SETTLE = False
 
 
-def _doubt_poor_photo(readings: list[SquareReading]) -> list[SquareReading]:
-    """When many squares are unreadable (a dim, blurred or badly lit photo), trust the rest
-    less: a reading that would pass in a good photo is not sure in a poor one."""
-    unsure = sum(r.kind == "uncertain" for r in readings)
+def _doubt_poor_photo(readings: list[SquareReading], unsure: int) -> list[SquareReading]:
+    """When many squares are unreadable (``unsure`` of them: a dim, blurred or badly lit
+    photo), trust the rest less: a reading that would pass in a good photo is not sure in
+    a poor one."""
     if unsure <= POOR_PHOTO * len(readings):
         return readings
     for r in readings:
