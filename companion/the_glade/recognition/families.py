@@ -55,10 +55,13 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: readings looked at to choose the photo of tests/the_glade/test_recognition_drawn_parts.py,
 #: whose model is enrolled from 7335's pack in the test itself); 7343 (issue #20: its hard
 #: photos' readings looked at to choose those of tests/the_glade/test_recognition_glare_lit.py,
-#: whose model is enrolled from 7343's pack in the test itself).
+#: whose model is enrolled from 7343's pack in the test itself); 8035 and 8036 (issue #20:
+#: their normal photos' wrong squares looked at, 2026-12-04, after their figures were
+#: recorded: all ten fruit look-alikes named surely, hazelnut for blackberry, acorn or
+#: mushroom and back).
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
-                   7343)
+                   7343, 8035, 8036)
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
