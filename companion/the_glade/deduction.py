@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import StateError
+from companion.the_glade.forest import Forest
 from companion.the_glade.names import Counter, Square, Tile
 from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
 
@@ -137,6 +138,8 @@ class Evidence:
             counter = _counter(str(name))
             if counter is not None:
                 self.counters[counter.colour] += 1
+        #: each forest as surely read (None: a photo not read)
+        self.forests = [SureForest(r) if r is not None else None for r in forests]
 
 
 def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[str, Any],
@@ -158,38 +161,44 @@ def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[s
     return out
 
 
-def _line(reading: Mapping[str, Any], square: Square, axis: str
-          ) -> list[tuple[Square, Tile]] | None:
-    """The other tiles of the line through ``square`` along ``axis`` as surely read, or None
-    when a doubt lies in it or just past an end (the line is then unknown)."""
-    board = reading.get("board") or {}
-    rows, cols = int(board.get("rows", 0) or 0), int(board.get("cols", 0) or 0)
-    forest = reading.get("forest") or {}
-    tiles = forest.get("tiles") or {}
-    unsure = {str(u) for u in reading.get("uncertain") or ()}
-    step = (0, 1) if axis == "row" else (1, 0)
-    out = []
-    for sign in (-1, 1):
-        r, c = square.row, square.col
-        while True:
-            r, c = r + sign * step[0], c + sign * step[1]
-            if not (0 <= r < rows and 0 <= c < cols):
-                break
-            name = Square(r, c).name
-            if name in unsure:
-                return None
-            if name not in tiles:
-                break  # surely no tile: empty, or a counter in an enclosure
-            tile = _tile(str(tiles[name]))
+class SureForest:
+    """One forest as its photo shows it surely: the tiles read surely (``forest``) and the
+    squares whose content is unknown (``unsure``: its doubts, and a tile name that is no
+    tile), both within the reading's board."""
+
+    def __init__(self, reading: Mapping[str, Any]) -> None:
+        board = reading.get("board") or {}
+        rows, cols = int(board.get("rows", 0) or 0), int(board.get("cols", 0) or 0)
+
+        def inside(sq: Square) -> bool:
+            return 0 <= sq.row < rows and 0 <= sq.col < cols
+
+        self.unsure = {sq for u in reading.get("uncertain") or () if _is_square(str(u))
+                       if inside(sq := Square.parse(str(u)))}
+        tiles: dict[Square, Tile] = {}
+        for label, name in ((reading.get("forest") or {}).get("tiles") or {}).items():
+            square = Square.parse(str(label))
+            if not inside(square) or square in self.unsure:
+                continue
+            tile = _tile(str(name))
             if tile is None:
-                return None
-            out.append((Square(r, c), tile))
-    return out
+                self.unsure.add(square)
+            else:
+                tiles[square] = tile
+        self.forest = Forest(tiles=tiles)
+
+    def known(self, run: Sequence[Square], axis: str) -> bool:
+        """Whether ``run`` (a line of tiles along ``axis``) is known to end where it does:
+        no square just past either end is in doubt."""
+        dr, dc = (0, 1) if axis == "row" else (1, 0)
+        first, last = run[0], run[-1]
+        return (Square(first.row - dr, first.col - dc) not in self.unsure
+                and Square(last.row + dr, last.col + dc) not in self.unsure)
 
 
-def _tile_ruled_out(evidence: Evidence, reading: Mapping[str, Any], square: str,
+def _tile_ruled_out(evidence: Evidence, sure: SureForest, square: str,
                     name: str) -> Iterator[tuple[str, str]]:
-    """Why tile ``name`` cannot lie on ``square`` of this forest: (rule, words)."""
+    """Why tile ``name`` cannot lie on ``square`` of the forest ``sure``: (rule, words)."""
     from companion.the_glade.sets import is_set, why_not_a_set
 
     where = evidence.tiles.get(name, [])
@@ -201,13 +210,12 @@ def _tile_ruled_out(evidence: Evidence, reading: Mapping[str, Any], square: str,
         return
     at = Square.parse(square)
     for axis in ("row", "column"):
-        others = _line(reading, at, axis)
-        if not others:
+        run = sure.forest.run(at, axis, {at: tile})  # type: ignore[arg-type]
+        if len(run) < 2 or not sure.known(run, axis):
             continue
-        run = sorted([*others, (at, tile)], key=lambda st: (st[0].row, st[0].col))
-        tiles = [t for _sq, t in run]
+        tiles = [sure.forest.tiles.get(sq, tile) for sq in run]
         if not is_set(tiles):
-            squares = ", ".join(sq.name for sq, _t in run)
+            squares = ", ".join(sq.name for sq in run)
             yield NOT_A_SET, (f"with {name} the {axis} {squares} would be no set: "
                               f"{why_not_a_set(tiles)}")
 
@@ -277,15 +285,16 @@ def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[st
     leave some doubt no name at all: a sure reading is then wrong somewhere, and the rules
     would reason from it."""
     evidence = Evidence(seats, glade, forests)
-    if broken(evidence, forests):
+    if broken(evidence):
         return dict(glade), [dict(f) if f is not None else None for f in forests], []
     found: list[tuple[Doubted, Settled]] = []
     for d in doubted(seats, glade_photo, glade, forests):
         names = open_names(*d.names, evidence.colours, mode)
         if names is None or (d.forest is None and _tile(d.names[0])):
             continue
-        reading = forests[d.forest] or {} if d.forest is not None else {}
-        out = {n: (next(_tile_ruled_out(evidence, reading, d.label, n), None) if _tile(n)
+        sure = evidence.forests[d.forest] if d.forest is not None else None
+        out = {n: (next(_tile_ruled_out(evidence, sure or SureForest({}), d.label, n), None)
+                   if _tile(n)
                    else next(_counter_ruled_out(evidence, n), None)) for n in names}
         left = [n for n in names if out[n] is None]
         if not left:  # no name fits: a sure reading is wrong somewhere
@@ -323,7 +332,7 @@ def _agrees(name: str, candidates: Sequence[str]) -> bool:
         if all(u[k] == theirs[0][k] for u in theirs))
 
 
-def broken(evidence: Evidence, forests: Sequence[Mapping[str, Any] | None]) -> list[str]:
+def broken(evidence: Evidence) -> list[str]:
     """The rules the sure readings break by themselves (more copies of a tile than the game
     has, more counters of a colour, a line of sure tiles that is no set): then one of them
     is wrong, and no doubt is settled from them."""
@@ -333,17 +342,11 @@ def broken(evidence: Evidence, forests: Sequence[Mapping[str, Any] | None]) -> l
            if len(where) > TILE_COPIES]
     out += [f"{n} {colour} counters" for colour, n in evidence.counters.items()
             if n > COUNTERS_PER_COLOUR]
-    for reading in forests:
-        if reading is None:
+    for sure in evidence.forests:
+        if sure is None:
             continue
-        tiles = (reading.get("forest") or {}).get("tiles") or {}
-        for square in sorted(tiles):
-            at = Square.parse(square)
-            tile = _tile(str(tiles[square]))
-            for axis in ("row", "column"):
-                others = _line(reading, at, axis)
-                if tile is not None and others and not is_set([tile, *(t for _s, t in others)]):
-                    out.append(f"the {axis} through {square}")
+        out += [f"the {axis} through {run[0]}" for axis, run in sure.forest.lines()
+                if sure.known(run, axis) and not is_set([sure.forest.tiles[sq] for sq in run])]
     return out
 
 

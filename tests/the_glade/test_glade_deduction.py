@@ -125,7 +125,7 @@ def test_a_doubt_no_tile_fits_settles_nothing_in_the_game() -> None:
     forests[1]["forest"]["tiles"]["E1"] = "squirrel/blackberry/oak"
     forests[LIZ]["forest"]["tiles"]["A1"] = "squirrel/blackberry/oak"
     seats = [(s.forest_photo, s.colour) for s in plan.seats]
-    assert deduction.broken(deduction.Evidence(seats, glade, forests), forests) == []
+    assert deduction.broken(deduction.Evidence(seats, glade, forests)) == []
     assert deduction.settle(seats, plan.glade_photo, glade, forests)[2] == []
     del forests[1]["forest"]["tiles"]["E1"]  # one copy elsewhere: E7 and C3 settled
     assert {s.label for s in deduction.settle(seats, plan.glade_photo, glade, forests)[2]
