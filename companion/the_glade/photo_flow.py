@@ -220,23 +220,25 @@ class Fix:
     words: str
 
 
-def doubts_of(progress: Progress) -> tuple[dict[str, Any], list[Any], list[Fix]]:
+def doubts_of(progress: Progress, built: Any = None
+              ) -> tuple[dict[str, Any], list[Any], list[Fix]]:
     """The state the readings describe, every doubt that stops its score (as ``score
     --photos`` says them) and, for each, how the buttons can put it right. A doubt the
     game's rules settled (:mod:`companion.the_glade.deduction`) is no doubt here: it is in
-    the state as settled, and :func:`settled_of` names it."""
-    from companion.the_glade.photo_game import found_counters
+    the state as settled, and :func:`settled_of` names it. ``built``: the game as
+    :func:`_assembled` put it together already, if it was."""
+    from companion.the_glade.photo_game import at_a_seat, found_counters
 
-    built = _assembled(progress)
+    built = built or _assembled(progress)
     state, doubts = built.state, built.doubts
     glade, forests = built.glade, built.forests
     fixes: list[Fix] = []
     for label in glade.get("uncertain") or ():
         label = str(label)
         if label.startswith("seat-"):
-            seat, _, space = label.removeprefix("seat-").partition(":")
-            if seat.isdigit() and int(seat) > len(progress.players):
+            if not at_a_seat(label, len(progress.players)):
                 continue  # nobody sits there: no doubt (photo_game.glade_doubts)
+            seat, _, space = label.removeprefix("seat-").partition(":")
             fixes.append(Fix(SUPPLY_SPACE, 0, label, f"Seat {seat} supply {space}"))
         else:
             fixes.append(Fix(GLADE_SPACE, 0, label, glade_words(label)))
@@ -278,16 +280,17 @@ def _assembled(progress: Progress) -> Any:
     return assemble(plan, progress.glade, forests)
 
 
-def settled_of(progress: Progress) -> list[str]:
+def settled_of(progress: Progress, built: Any = None) -> list[str]:
     """The doubts the game's rules settled, each in a short line ("Ana D4: toad/acorn/oak,
-    both copies of toad/acorn/maple elsewhere"), for the review and the score."""
+    both copies of toad/acorn/maple elsewhere"), for the review and the score (``built``:
+    as for :func:`doubts_of`)."""
     from companion.the_glade.deduction import COLOUR_COUNT, COLOUR_NOT_IN_PLAY, TILE_COPIES_RULE
 
     words = {TILE_COPIES_RULE: "both copies of {} elsewhere", COLOUR_COUNT: "all 12 {} found",
              COLOUR_NOT_IN_PLAY: "no player has {}"}
     names = {progress.label(n + 1): name for n, (name, _c) in enumerate(progress.players)}
     lines = []
-    for s in _assembled(progress).settled:
+    for s in (built or _assembled(progress)).settled:
         where = f"{names.get(s.photo, 'Glade')} {s.label if s.photo in names else ''}".strip()
         ruled = s.ruled_out if s.rule == TILE_COPIES_RULE else _colour(s.ruled_out)
         why = words.get(s.rule, "{} makes a line no set").format(ruled)
@@ -563,8 +566,9 @@ def counts_lines(state: dict[str, Any]) -> list[str]:
 
 def review_page(ctx: Any, progress: Progress, root: PhotosPage) -> Page:
     """What the photos say: counts per player and the doubts; with none, the score."""
-    state, doubts, fixes = doubts_of(progress)
-    settled = settled_of(progress)
+    built = _assembled(progress)  # put together once for both
+    state, doubts, fixes = doubts_of(progress, built)
+    settled = settled_of(progress, built)
     if not doubts:
         if settled:  # say what the rules decided before the score
             return TextPage("Settled by the rules", [*settled, "OK: the score"],

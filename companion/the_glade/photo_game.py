@@ -63,8 +63,8 @@ def _seat_name(label: str) -> str:
     return f"supply space {space} of seat {number}" if space else f"seat {number}"
 
 
-def _seated(label: str, seats: int) -> bool:
-    """Whether supply space ``seat-N:K`` is at a seat a player sits at."""
+def at_a_seat(label: str, seats: int) -> bool:
+    """Whether supply space ``seat-N:K`` is at a seat one of ``seats`` players sits at."""
     number = label.removeprefix("seat-").partition(":")[0]
     return not number.isdigit() or 1 <= int(number) <= seats
 
@@ -77,7 +77,7 @@ def glade_doubts(reading: Mapping[str, Any], photo: str, seats: int) -> list[Dou
     out = []
     for label in reading.get("uncertain") or ():
         label = str(label)
-        if label.startswith("seat-") and not _seated(label, seats):
+        if label.startswith("seat-") and not at_a_seat(label, seats):
             continue
         what = (f"{_seat_name(label)} is uncertain" if label.startswith("seat-")
                 else f"glade space {label} is uncertain")
