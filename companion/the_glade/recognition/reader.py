@@ -331,13 +331,11 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     names, evidence = gather(model, board, view, fine, frame_share)
     readings = [_judge(model, evidence, i, name) for i, name in enumerate(names)]
     # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
-    unsure = sum(r.kind == "uncertain" for r in readings)
+    before = sum(r.kind == "uncertain" for r in readings) if POOR_BEFORE_SETTLE else None
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
         photo_exemplars.settle(model, evidence, readings, fine)
-    if not POOR_BEFORE_SETTLE:
-        unsure = sum(r.kind == "uncertain" for r in readings)
     # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
-    return _doubt_glare_lit(evidence, _doubt_poor_photo(readings, unsure))
+    return _doubt_glare_lit(evidence, _doubt_poor_photo(readings, before))
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
@@ -733,10 +731,13 @@ POOR_COUNTER = 0.15
 POOR_BEFORE_SETTLE = False
 
 
-def _doubt_poor_photo(readings: list[SquareReading], unsure: int) -> list[SquareReading]:
-    """When many squares are unreadable (``unsure`` of them: a dim, blurred or badly lit
-    photo), trust the rest less: a reading that would pass in a good photo is not sure in
-    a poor one."""
+def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
+                      ) -> list[SquareReading]:
+    """When many squares are unreadable (``unsure`` of them, else those of ``readings``: a
+    dim, blurred or badly lit photo), trust the rest less: a reading that would pass in a
+    good photo is not sure in a poor one."""
+    if unsure is None:
+        unsure = sum(r.kind == "uncertain" for r in readings)
     if unsure <= POOR_PHOTO * len(readings):
         return readings
     for r in readings:
