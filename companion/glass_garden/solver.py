@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,6 +223,16 @@ class Search:
         """:func:`bound.guess`, worked out once per state."""
         return _memo(self.guesses, state, guess, GUESS_LIMIT)
 
+    def guess_of(self, known: Mapping[State, float]) -> Callable[[State], float]:
+        """A state's guess: ``known``'s with one look-up (a state's hash is a method call;
+        the expansions work most guesses out on the way), else :meth:`guess`."""
+        get, work = known.get, self.guess
+
+        def of(state: State) -> float:
+            g = get(state)
+            return g if g is not None else work(state)
+        return of
+
     def bound(self, state: State) -> int:
         """:func:`bound.upper_bound`, worked out once per state (the table is a cache of a pure
         function, so it never changes a result)."""
@@ -244,10 +254,8 @@ class Search:
             self.guesses.clear()
             self.cached = 0
         self.guesses.update(known)
-        # one look-up a child (a state's hash is a method call): most were worked out above
-        get, work = known.get, self.guess
-        kids = sorted(found.items(), key=lambda kv: -(
-            g if (g := get(kv[0])) is not None else work(kv[0])))
+        guess_of = self.guess_of(known)  # most were worked out above
+        kids = sorted(found.items(), key=lambda kv: -guess_of(kv[0]))
         table[state] = kids
         self.cached += len(kids)
         return kids
@@ -449,7 +457,6 @@ class Solver(Search):
     def beam(self, width: int, growers: int = GROWERS) -> None:
         """One beam search from the root."""
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
-        guesses = self.guesses
         first = True
         while layer:
             # each child's parent (its index in the layer) and path: its chain is made only
@@ -465,9 +472,8 @@ class Solver(Search):
                         nxt[child] = (i, path)
             # the guesses were worked out by the expansions (unless their caches were emptied
             # since, then again): a plain look-up first
-            get, work = guesses.get, self.guess
-            ranked = sorted(nxt.items(), key=lambda kv: -(
-                g if (g := get(kv[0])) is not None else work(kv[0])))
+            guess_of = self.guess_of(self.guesses)
+            ranked = sorted(nxt.items(), key=lambda kv: -guess_of(kv[0]))
             assert self.best is not None
             if first:  # the root's children: the configuration's first layer and order
                 first = False
@@ -487,7 +493,7 @@ class Solver(Search):
         bound beats ``floor``, in guess order; among children tied on guess, those whose bound
         is :data:`MAX_SCORE` first (see :data:`BEAM_TIE_SCAN`; not when ``plain``, for a list
         in another order). The bound is worked out only for the children looked at."""
-        get, work = self.guesses.get, self.guess
+        guess_of = self.guess_of(self.guesses)
         # a bound above the floor is 16
         plain = plain or floor >= MAX_SCORE - 1 or not BEAM_TIE_SCAN
         kept: list[tuple[State, Any]] = []
@@ -496,10 +502,9 @@ class Solver(Search):
         while i < n and len(kept) < width:
             j = n
             if not plain:  # the run of children tied with ranked[i]
-                g = h if (h := get(ranked[i][0])) is not None else work(ranked[i][0])
+                g = guess_of(ranked[i][0])
                 j = i + 1
-                while j < n and (h if (h := get(ranked[j][0])) is not None
-                                 else work(ranked[j][0])) == g:
+                while j < n and guess_of(ranked[j][0]) == g:
                     j += 1
             room = width - len(kept)
             if not plain and j - i > room:  # a tie larger than the room: its 16s first
