@@ -58,10 +58,11 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: whose model is enrolled from 7343's pack in the test itself); 8035 and 8036 (issue #20:
 #: their normal photos' wrong squares looked at, 2026-12-04, after their figures were
 #: recorded: all ten fruit look-alikes named surely, hazelnut for blackberry, acorn or
-#: mushroom and back).
+#: mushroom and back); 8042 and 8043 (issue #20: small-fruit families holding most of the
+#: 8040-8044 set's doubts, taken for tuning the look-alike doubts, 2026-12-04 evening).
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
-                   7343, 8035, 8036)
+                   7343, 8035, 8036, 8042, 8043)
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
