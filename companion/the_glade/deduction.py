@@ -19,6 +19,12 @@ show it *surely*, leaves only one of the two possible. The rules used are the ru
   glade, stores, enclosures).
 - ``colour-not-in-play``: each player plays one colour's 12 counters; no other colour is in
   a game of 2-4 players (the state check refuses it).
+- ``colour-count`` for a seat's supply space in doubt (its counter, or bare): "12 toadstool
+  counters in their chosen player colour. Place these on the 12 toadstool spaces at your
+  edge of the glade board", and counters only ever leave those spaces ("Remove the leftmost
+  toadstool counter from your side"), so a supply space at a player's seat holds that
+  player's colour or nothing; when all 12 of that colour are surely found (the seat's
+  other supply spaces, glade, stores, enclosures) the space is bare.
 
 Soundness: only sure readings are evidence; a doubt never settles another (no chains); a
 name is settled only when exactly one of the two survives; and when the names settled would
@@ -27,8 +33,9 @@ with them fails any check, nothing is settled and the doubts stand as read. The 
 readings are recorded (``settled`` in each reading changed, and :class:`Settled` for the
 report and the table's review), so a person sees what was decided by the rules, and why.
 
-Not used: a doubt between a name and "empty", or with no candidates (glare, a square not in
-the photo), and a store's unnamed things (no candidates are read for them).
+Not used: a doubt between a name and "empty" on a square or a centre space, or with no
+candidates (glare, a square not in the photo), and a store's unnamed things (no candidates
+are read for them).
 """
 
 from __future__ import annotations
@@ -46,6 +53,9 @@ from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
 
 #: Copies of each tile in the game: 2 sets of 64 (the rulebook's "Forest Tiles").
 TILE_COPIES = TILES_IN_GAME // 64
+
+#: What a supply space settled bare holds (``Settled.name``).
+EMPTY = "empty"
 
 #: The rules' codes (what ``Settled.rule`` holds).
 TILE_COPIES_RULE, NOT_A_SET, COLOUR_COUNT, COLOUR_NOT_IN_PLAY = (
@@ -67,7 +77,12 @@ class Settled:
 
     @property
     def where(self) -> str:
-        return f"square {self.label}" if _is_square(self.label) else f"glade space {self.label}"
+        if _is_square(self.label):
+            return f"square {self.label}"
+        if self.label.startswith("seat-"):
+            seat, _, space = self.label.removeprefix("seat-").partition(":")
+            return f"supply space {space} of seat {seat}"
+        return f"glade space {self.label}"
 
     def __str__(self) -> str:
         return (f"{self.photo}: {self.where} is {self.name}, not {self.ruled_out} "
@@ -158,6 +173,20 @@ def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[s
         for label, names in sorted((reading.get("candidates") or {}).items()):
             if str(label) in unsure and len(names) == 2 and _is_square(str(label)):
                 out.append(Doubted(photo, i, str(label), (str(names[0]), str(names[1]))))
+    return out
+
+
+def supply_doubted(seats: Sequence[tuple[str, str]], glade_photo: str,
+                   glade: Mapping[str, Any]) -> list[Doubted]:
+    """Every supply space in doubt at a seat a player sits at (``seat-N:K``, N within the
+    players): it holds that player's counter (single side up, as laid out at the start) or
+    nothing."""
+    out = []
+    for label in glade.get("uncertain") or ():
+        seat = str(label).removeprefix("seat-").partition(":")[0]
+        if str(label).startswith("seat-") and seat.isdigit() and 1 <= int(seat) <= len(seats):
+            colour = seats[int(seat) - 1][1]
+            out.append(Doubted(glade_photo, None, str(label), (f"{colour}-single", EMPTY)))
     return out
 
 
@@ -308,6 +337,10 @@ def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[st
         if rest:
             why += f"; {rest} other {'tiles' if _tile(name) else 'counters'} by these rules too"
         found.append((d, Settled(d.photo, d.label, name, " or ".join(others), rule, why)))
+    for d in supply_doubted(seats, glade_photo, glade):
+        ruled = next(_counter_ruled_out(evidence, d.names[0]), None)
+        if ruled is not None:  # all 12 of the seat's colour found: the space is bare
+            found.append((d, Settled(d.photo, d.label, EMPTY, d.names[0], *ruled)))
     found = _consistent(evidence, found)
     new_glade = copy.deepcopy(dict(glade))
     new_forests = [copy.deepcopy(dict(f)) if f is not None else None for f in forests]
@@ -360,7 +393,9 @@ def _consistent(evidence: Evidence, found: list[tuple[Doubted, Settled]]
     out = []
     for d, s in found:
         counter = _counter(s.name)
-        if counter is None:
+        if s.name == EMPTY:
+            pass  # a bare supply space adds nothing to any count
+        elif counter is None:
             if len(evidence.tiles.get(s.name, [])) + tiles[s.name] > TILE_COPIES:
                 continue
         elif evidence.counters[counter.colour] + colours[counter.colour] > COUNTERS_PER_COLOUR:
@@ -376,7 +411,9 @@ def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
     for key in ("candidates", "reasons"):
         if isinstance(reading.get(key), dict):
             reading[key] = {k: v for k, v in reading[key].items() if str(k) != d.label}
-    if d.forest is None:
+    if s.name == EMPTY:
+        pass  # a bare supply space: the seat's count stands as read
+    elif d.forest is None:
         reading.setdefault("glade", {})[d.label] = s.name
     else:
         forest = reading.setdefault("forest", {})

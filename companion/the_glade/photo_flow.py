@@ -292,6 +292,9 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
     lines = []
     for s in (built or _assembled(progress)).settled:
         where = f"{names.get(s.photo, 'Glade')} {s.label if s.photo in names else ''}".strip()
+        if s.photo not in names and s.label.startswith("seat-"):  # a bare supply space
+            seat, _, space = s.label.removeprefix("seat-").partition(":")
+            where = f"Glade seat {seat} space {space}"
         ruled = s.ruled_out if s.rule == TILE_COPIES_RULE else _colour(s.ruled_out)
         why = words.get(s.rule, "{} makes a line no set").format(ruled)
         lines.append(f"{where}: {s.name}, {why}")

@@ -197,10 +197,62 @@ def test_a_supply_doubt_at_a_seat_nobody_sits_at_stops_nothing() -> None:
     glade["uncertain"].append("seat-4:3")  # 3 players: seat 4 is empty
     report = score_readings(plan, glade, forests)
     assert report.data == truth()
-    glade["uncertain"].append("seat-3:3")
+    glade["uncertain"].append("seat-3:7")  # liz's 6 red counters lie on spaces 7-12
+    glade["supply"]["3"] -= 1
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
+    assert caught.value.doubts[0].what == "supply space 7 of seat 3 is uncertain"
+
+
+@pytest.mark.parametrize("seat, colour, spaces", [
+    ("3", "red", ["seat-3:3"]),                 # liz: 6 left, on spaces 7-12
+    ("2", "blue", ["seat-2:1", "seat-2:9"]),    # emma: 3 left, on spaces 10-12
+    ("1", "yellow", ["seat-1:12"]),             # toni: none left
+])
+def test_a_bare_supply_space_is_settled_when_all_12_of_its_colour_are_found(
+        seat: str, colour: str, spaces: list[str]) -> None:
+    """Rulebook: each player's 12 counters start on the 12 spaces at their edge and only
+    ever leave them; all 12 of the colour found elsewhere (and on the seat's spaces read
+    surely), a space in doubt there is bare."""
+    plan, glade, forests = readings()
+    glade["uncertain"] += spaces
+    glade["reasons"] = {s: "glare" for s in spaces}
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert [(s["where"], s["name"], s["ruled_out"], s["rule"]) for s in settled] == [
+        (s, deduction.EMPTY, f"{colour}-single", deduction.COLOUR_COUNT) for s in spaces]
+    space = spaces[0].partition(":")[2]
+    assert f"glade.jpg: supply space {space} of seat {seat} is empty" in report.text
+
+
+def test_a_supply_space_stays_a_doubt_while_a_counter_of_its_colour_may_lie_there() -> None:
+    """The doubted space holds one of liz's counters (read 5 of her 6, so 11 red found):
+    never settled bare; nor a bare one while a red counter elsewhere is not read surely."""
+    plan, glade, forests = readings()
+    glade["uncertain"].append("seat-3:7")
+    glade["supply"]["3"] -= 1
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert [d.what for d in caught.value.doubts] == ["supply space 7 of seat 3 is uncertain"]
+    plan, glade, forests = readings()
+    glade["uncertain"].append("seat-3:3")
+    forests[LIZ]["store"].remove("red-single")  # a red counter in the store not named
+    forests[LIZ]["store_uncertain"] = 1
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.settled == ()
     assert caught.value.doubts[0].what == "supply space 3 of seat 3 is uncertain"
+
+
+def test_the_review_names_a_bare_supply_space_settled() -> None:
+    _plan, glade, forests = readings()
+    glade["uncertain"].append("seat-3:3")
+    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
+                        glade, forests)
+    _state, doubts, fixes = doubts_of(progress)
+    assert doubts == [] and fixes == []
+    assert settled_of(progress) == ["Glade seat 3 space 3: empty, all 12 red found"]
 
 
 def test_the_table_review_shows_what_was_settled_and_offers_no_fix_for_it() -> None:
