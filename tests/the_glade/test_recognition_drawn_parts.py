@@ -20,7 +20,7 @@ from test_recognition_families import (
     forest_photo,
 )
 
-from companion.the_glade.recognition import drawn_parts, photo_exemplars
+from companion.the_glade.recognition import close_calls, drawn_parts, photo_exemplars, round_robin
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import _pair_lookup
 from companion.the_glade.recognition.families import HELD_OUT_FROM, TUNING_FAMILIES
@@ -41,8 +41,12 @@ SETTLE = drawn_parts.settle
 
 @pytest.fixture(autouse=True)
 def drawn_on(monkeypatch) -> None:
-    """The step switched on (drawn_parts.DRAWN), whatever its default."""
+    """The step switched on (drawn_parts.DRAWN), whatever its default; the steps made since
+    the photo was chosen off (every look-alike in the closer look, the round robin: they
+    settle its doubt right before this step is reached)."""
     monkeypatch.setattr(drawn_parts, "DRAWN", True)
+    monkeypatch.setattr(close_calls, "ALL_LOOKALIKES", False)
+    monkeypatch.setattr(round_robin, "ROUND_ROBIN", False)
 
 
 @pytest.fixture(scope="module")

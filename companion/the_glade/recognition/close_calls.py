@@ -172,6 +172,36 @@ def _detail_face(model: Model, cache: Cache, j: int,
     return hit
 
 
+#: The closer look also compares every look-alike that the two best faces share (learnt
+#: pairs of both, lookalikes.py: the other fruits of a fruit call), not only the first
+#: look's best LOOKED_AT names (evidence.py). A tile has four fruits, so three names leave
+#: one out: on tuning families 8035 and 8036 (benchmark photos) the true fruit lay outside
+#: the three compared in at least 5 of the 10 fruits named wrongly as sure.
+ALL_LOOKALIKES = True
+
+
+def with_lookalikes(model: Model, cache: Cache, ranked: list[tuple[float, int, str]]
+                    ) -> list[tuple[float, int, str]]:
+    """``ranked`` (distance, template, name) with every face that is a learnt look-alike of
+    both its best two faces added at the best's turn (distance inf: ranked last), once."""
+    if len(ranked) < 2 or not len(model.lookalikes):
+        return ranked
+    partners = getattr(cache, "lookalike_partners", None)
+    if partners is None:
+        partners = {}
+        for a, b in model.lookalikes.faces:
+            partners.setdefault(int(a), set()).add(int(b))
+            partners.setdefault(int(b), set()).add(int(a))
+        cache.lookalike_partners = partners  # type: ignore[attr-defined]
+    j1, j2 = ranked[0][1], ranked[1][1]
+    shared = partners.get(j1 // 4, set()) & partners.get(j2 // 4, set())
+    present = {j // 4 for _, j, _ in ranked}
+    turn = j1 % 4
+    extra = [(float("inf"), 4 * f + turn, model.tile_names[4 * f])
+             for f in sorted(shared - present)]
+    return ranked + extra if extra else ranked
+
+
 def one_place(view: np.ndarray, centre: tuple[float, float], angle: float, side: float,
               gray_faces: list[np.ndarray]) -> tuple[float, float, float]:
     """Where (fine-view px) and how turned a tile that shows one of ``gray_faces`` lies:
@@ -198,6 +228,8 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         return [None] * len(squares)
     jobs = []
     for centre, angle, ranked in squares:
+        if ALL_LOOKALIKES:
+            ranked = with_lookalikes(model, cache, ranked)
         looked_up = [(name, j, *_detail_face(model, cache, j, blur)) for _, j, name in ranked]
         faces = [(name, j, face) for name, j, face, _ in looked_up]
         at = (float(centre[0]), float(centre[1]))

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from companion.the_glade.recognition import drawn_parts
+from companion.the_glade.recognition import drawn_parts, round_robin
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import Evidence, _pair_lookup
 from companion.the_glade.recognition.lookalikes import turned_patch
@@ -221,6 +221,8 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading],
             r.name = verdict.winner
             r.confidence = max(0.0, min(1.0, 1.0 - verdict.near / max(verdict.far, 1e-9)))
             r.distances["exemplar_sure"] = 1.0
+    # those left: a candidate that wins every learnt pair it belongs to
+    round_robin.settle(model, ev, readings, fine, faces, index)
     if drawn_parts.DRAWN:  # those left: the pack's own drawings through the photo's blur
         drawn_parts.settle(model, ev, readings, fine, _placed, faces, index)
     return out
