@@ -721,6 +721,17 @@ def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[Square
 POOR_PHOTO = 0.2     # this share of squares unsure: the photo itself is poor ...
 POOR_Z = 3.0         # ... so every close call is doubted too
 POOR_COUNTER = 0.15
+#: ... but a tile the first look names with z of at least POOR_FIRM_Z and the closer look
+#: names too, its best face misfitting the photo where the faces differ by at most
+#: POOR_NOISE of their difference (close_calls.MAX_NOISE: as well as any sure closer look
+#: must fit), keeps its name. Hard photos of tuning families (8000-8004, 8035, 8036, 8042,
+#: 8043, 7343 at seed 9000; 8035, 8036, 8042, 8043, 7343, 121, 198, 287 at 52000; 1-8 at
+#: 31000; 206 photos read, 59 of them poor): of 328 close calls a poor photo doubted, 300
+#: were named right and 28 wrong (z 0.01-2.08); this keeps 31 right ones and no wrong one
+#: (the wrong ones at z 2.02 and 2.08 misfit by 3.0 and 28, the next at 1.8). z alone at
+#: 2.0 kept 2 wrong; at 2.2 none (40 right), a hair above the wrong one at 2.08.
+POOR_FIRM_Z = 2.0
+POOR_NOISE = 1.0
 #: Count the photo's share of doubts before its look-alike doubts are settled by its own
 #: squares (photo_exemplars)? Settling names squares, it does not make the photo sharper,
 #: and a settle that took the share under POOR_PHOTO let a weak close call stand (a tuning
@@ -729,6 +740,14 @@ POOR_COUNTER = 0.15
 #: exact either way) or of tuning 8000-8004 hard, and added 10 doubts (440 -> 450), no wrong
 #: square fewer, on tuning 121, 198 and 287; drawn_parts keeps its own guard.
 POOR_BEFORE_SETTLE = False
+
+
+def _firm_in_a_poor_photo(r: SquareReading) -> bool:
+    """A tile named firmly enough (POOR_FIRM_Z) by a first look and by a closer look whose
+    best face fits the photo well (POOR_NOISE), to stand in a poor photo."""
+    noise = r.distances.get("detail_noise")
+    return (r.distances.get("z", 0.0) >= POOR_FIRM_Z and r.distances.get("agree") == 1.0
+            and noise is not None and noise <= POOR_NOISE)
 
 
 def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
@@ -742,7 +761,8 @@ def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
         return readings
     for r in readings:
         weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z
-                 and not r.distances.get("pair_sure") and not r.distances.get("three_agree"))
+                 and not r.distances.get("pair_sure") and not r.distances.get("three_agree")
+                 and not _firm_in_a_poor_photo(r))
                 or (r.kind == "counter" and r.distances.get("margin", 1) < POOR_COUNTER))
         if weak:
             r.kind, r.reason, r.confidence = "uncertain", "poor photo: a close call", 0.0
