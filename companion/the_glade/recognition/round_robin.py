@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
 
 #: Settle look-alike doubts by a candidate's every learnt pair (photo_exemplars.settle).
+#: Measured (wrong / uncertain / exact; 47181b9's tree, then with this on, each from its own
+#: directory): tuning 8035, 8036, 8042, 8043 normal 11 / 325 / 31 -> 11 / 306 / 32; fresh
+#: 8045-8049 (never run before) normal 0 / 45 / 101 -> 0 / 43 / 101, hard 10 / 271 / 9 ->
+#: 10 / 271 / 9 (the same in every family).
 ROUND_ROBIN = True
 #: Each of the candidate's pairs must name it by at least this many spreads (distance from
 #: the other face's views less the distance from its own). Tuning families 8035, 8036 and
