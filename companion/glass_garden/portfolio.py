@@ -56,6 +56,7 @@ from companion.glass_garden.solver import (
     BEAM_WIDTHS,
     CACHE_CHILDREN,
     DEFAULT_CONFIG,
+    PLAIN_LADDER,
     Beam,
     Clock,
     Config,
@@ -76,6 +77,7 @@ VARIANTS: dict[str, Config] = {
     "from4g8": Config("from4g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS if w >= 4)),
     "look64g8": Config("look64g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), lookahead=64),
     "first32g8": Config("first32g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), first_layer=32),
+    "plain": Config("plain", PLAIN_LADDER),
 }
 #: The configuration of each search of a portfolio: search 0 (the parent's) the solver's own,
 #: search ``k`` the ``k``-th name (beyond the list, round again from its second). Chosen by

@@ -9,7 +9,8 @@ seconds does not depend on how long it was given (one long run measures every sh
 
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
-2. beam searches of widths :data:`BEAM_WIDTHS`, ranking states by :func:`bound.guess` and
+2. beam searches (:data:`BEAM_LADDER`: widths 1-8, four of width 4 starting from other first
+   turns, then 16-128), ranking states by :func:`bound.guess` and
    keeping only states whose :func:`bound.upper_bound` beats the best plan (among children
    tied on guess, those whose bound is 16 first: :meth:`Solver.keep`). They expand turns
    *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
@@ -103,14 +104,28 @@ class Beam:
 
     width: int
     growers: int = GROWERS
+    #: the root's children this beam passes over (in its first layer's order): the ones an
+    #: earlier beam of the ladder took, so that it tries other first turns
+    skip: int = 0
 
 
-#: The beam searches, in order: :data:`BEAM_WIDTHS`, plain, :data:`GROWERS` growers. Beams of
-#: 8 and 16 growers find mostly different 16s, but mixing them did not hold (2.5 CPU s, the
-#: same run conditions): 16 then 8 growers at each width proved 23/40 against 18/40 on Ant and
-#: Worm seeds 10-29, but 88/120 against 89/120 on the issue's 40 and seeds 30-49 (27 against 30
-#: of the 40); 8 growers only at widths 1-4: 21/40 against 18/40, then 79/120 against 87/120.
-BEAM_LADDER: tuple[Beam, ...] = tuple(Beam(w, GROWERS) for w in BEAM_WIDTHS)
+#: The beam searches, in order, all of :data:`GROWERS` growers: widths 1, 2, 4 and 8, then
+#: four beams of width 4 whose first layers pass over the root's first 8, 12, 16 and 20
+#: children (:attr:`Beam.skip`: other first turns, where the 16-lines the narrow beams miss
+#: mostly start 1-100th by guess), then widths 16-128. The width-16 beam rarely ended within
+#: 2.5 s (it proved 3 of the 200 deals), where the width-4 beams, 0.2-0.3 s each, do end.
+#: Beams of 8 and 16 growers find mostly different 16s, but mixing them did not hold (2.5 CPU
+#: s, the same run conditions): 16 then 8 growers at each width proved 23/40 against 18/40 on
+#: Ant and Worm seeds 10-29, but 88/120 against 89/120 on the issue's 40 and seeds 30-49 (27
+#: against 30 of the 40); 8 growers only at widths 1-4: 21/40 against 18/40, then 79/120
+#: against 87/120.
+BEAM_LADDER: tuple[Beam, ...] = (
+    *(Beam(w) for w in BEAM_WIDTHS if w <= 8),
+    *(Beam(4, skip=k) for k in (8, 12, 16, 20)),
+    *(Beam(w) for w in BEAM_WIDTHS if w > 8))
+#: The ladder before the skipping beams (:data:`BEAM_WIDTHS` in order; ``plain`` in
+#: :data:`portfolio.VARIANTS`).
+PLAIN_LADDER: tuple[Beam, ...] = tuple(Beam(w) for w in BEAM_WIDTHS)
 
 
 @dataclass(frozen=True)
@@ -454,8 +469,9 @@ class Solver(Search):
         return self.best.score >= min(MAX_SCORE, self.bound(self.root))
 
     # -- stage 2: beams -----------------------------------------------------------------
-    def beam(self, width: int, growers: int = GROWERS) -> None:
-        """One beam search from the root."""
+    def beam(self, width: int, growers: int = GROWERS, skip: int = 0) -> None:
+        """One beam search from the root; its first layer passes over the root's first ``skip``
+        children (see :class:`Beam`)."""
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
         first = True
         while layer:
@@ -465,7 +481,7 @@ class Solver(Search):
             for i, (state, chain) in enumerate(layer):
                 if state.phase in (SUNLIGHT, OVER):
                     self.offer(plan_through(self, chain, state, self.alpha()),
-                               f"beam {width}/{growers}")
+                               f"beam {width}/{growers}" + (f"+{skip}" if skip else ""))
                     continue
                 for child, path in self.light(state, growers):
                     if child not in nxt:
@@ -480,6 +496,8 @@ class Solver(Search):
                 order = self.root_order
                 if order is not None:
                     ranked.sort(key=lambda kv: order.get(kv[0], len(order)))
+                if skip:
+                    ranked = ranked[skip:]
                 kept = self.keep(ranked, max(width, self.config.first_layer), self.best.score,
                                  plain=order is not None)
             else:
@@ -657,7 +675,7 @@ class Solver(Search):
                 for beam in ladder:
                     if self.done():
                         break
-                    self.beam(beam.width, beam.growers)
+                    self.beam(beam.width, beam.growers, beam.skip)
                 self.sun.node_limit = limit
                 self.unproven = 0  # the beams' cut searches prove nothing: the pass redoes them
                 if not self.done():
