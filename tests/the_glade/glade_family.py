@@ -18,7 +18,7 @@ from companion.the_glade.recognition.glade_sim import (
 )
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.sim import random_forest, sample_pack
-from companion.the_glade.recognition.store import _Look
+from companion.the_glade.recognition.store import StoreReading, _Look, read_store
 from companion.vision.sim import Degradations
 
 
@@ -45,6 +45,17 @@ def one_counter_photo(pack: Pack, glade: GladePack, item: str | dict
     c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
     e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
     return photo, truth, c, float(np.hypot(*(e - c)))
+
+
+def store_reading(pack: Pack, model: GladeModel, photo: np.ndarray, truth: dict
+                  ) -> StoreReading:
+    """The store of ``photo`` (of the pack's first board) read at the board's true place in
+    it, as the forest scan would once the board is found: so a store test needs no board
+    scan."""
+    board = pack.boards[0]
+    return read_store(model, (board.image.shape[1], board.image.shape[0]),
+                      pack.counter_size * board.grid.cell, np.array(truth["homography"]),
+                      photo, None, None)
 
 
 #: The store benchmark's counter colours (benchmarks/the_glade_glade.py).

@@ -11,12 +11,12 @@ import os
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family, one_counter_photo
+from glade_family import glade_family, one_counter_photo, store_reading
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
 from companion.the_glade.recognition.sim import random_forest
-from companion.the_glade.recognition.store import _tint, read_store
+from companion.the_glade.recognition.store import _tint
 from companion.vision.sim import Camera, Degradations
 
 #: A family nobody tuned on (tuning used families 1-8, the benchmark records from 1000 on),
@@ -31,10 +31,7 @@ def family():
 
 
 def _read(pack, model, photo, truth):
-    board = pack.boards[0]
-    return read_store(model, (board.image.shape[1], board.image.shape[0]),
-                      pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                      photo, None, None)
+    return store_reading(pack, model, photo, truth)
 
 
 def _named(result: dict) -> list[str]:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family
+from glade_family import glade_family, store_reading
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
 from companion.the_glade.recognition.sim import random_forest
-from companion.the_glade.recognition.store import StoreThing, _bland, read_store
+from companion.the_glade.recognition.store import StoreThing, _bland
 from companion.vision.sim import Degradations
 
 #: A family nobody tuned on (tuning used families 1-8, 41-90; the benchmark records from
@@ -44,9 +44,7 @@ def _read(family, counters: list[str], amplitude: float, rows: int, seed: int) -
     photo, truth = render_forest_photo(pack, glade, forest, counters, [], 21,
                                        spoil=Degradations(glare=False, clutter=False))
     photo = _streaky(photo, amplitude, rows, seed)
-    return read_store(model, (board.image.shape[1], board.image.shape[0]),
-                      pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                      photo, None, None).result(with_matches=True)
+    return store_reading(pack, model, photo, truth).result(with_matches=True)
 
 
 @pytest.mark.parametrize(("amplitude", "rows", "seed"), [(35.0, 24, 1), (25.0, 12, 1),

@@ -9,12 +9,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import glade_family, one_counter_photo
+from glade_family import glade_family, one_counter_photo, store_reading
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
 from companion.the_glade.recognition.sim import random_forest
-from companion.the_glade.recognition.store import _Look, read_store
+from companion.the_glade.recognition.store import _Look
 from companion.vision.sim import Degradations
 
 #: A family nobody tuned on (tuning used families 1-8, the benchmark records from 1000 on).
@@ -46,10 +46,7 @@ def _dark_on_streaky_wood(pack, glade, item: dict, streaks: float
 
 
 def _read(pack, model, photo, truth):
-    board = pack.boards[0]
-    return read_store(model, (board.image.shape[1], board.image.shape[0]),
-                      pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                      photo, None, None)
+    return store_reading(pack, model, photo, truth)
 
 
 @pytest.mark.parametrize("item", [{"kind": "creature", "icon": "hedgehog/oak", "value": 1},

@@ -18,11 +18,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import fake_look, glade_family, one_counter_photo
+from glade_family import fake_look, glade_family, one_counter_photo, store_reading
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_polar import PolarMatch
-from companion.the_glade.recognition.store import StoreThing, _Look, read_store
+from companion.the_glade.recognition.store import StoreThing, _Look
 
 #: A family new to this test: the rules were set on tuning families (1-8, 41-90) before it
 #: was read; the two cases still failing were looked at afterwards, so it is in
@@ -63,12 +63,9 @@ def _washed(photo: np.ndarray, centre: np.ndarray, radius: float, keep: float) -
 
 def _read(family, item: str | dict, how: str, keep: float) -> dict:
     pack, glade, model = family
-    board = pack.boards[0]
     photo, truth, centre, radius = one_counter_photo(pack, glade, item)
     photo = (_faded if how == "faded" else _washed)(photo, centre, radius, keep)
-    return read_store(model, (board.image.shape[1], board.image.shape[0]),
-                      pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                      photo, None, None).result(with_matches=True)
+    return store_reading(pack, model, photo, truth).result(with_matches=True)
 
 
 def _match(icon: str, kind: str = "creature", value: int = 1) -> dict:

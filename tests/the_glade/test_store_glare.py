@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from glade_family import glade_family, one_counter_photo
+from glade_family import glade_family, one_counter_photo, store_reading
 
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_polar import _veil_basis, unveiled
-from companion.the_glade.recognition.store import StoreThing, _glare, read_store
+from companion.the_glade.recognition.store import StoreThing, _glare
 
 #: A family nobody tuned on (tuning used families 1-8 and 41-64; the benchmark records
 #: from 1000 on).
@@ -40,10 +40,7 @@ def _read_with_spot(family, item: str | dict, off: float, size: float, peak: flo
     pack, glade, model = family
     photo, truth, c, r = one_counter_photo(pack, glade, item)
     photo = _spot(photo, (c[0] + off * r, c[1] - 0.3 * off * r), size * r, peak)
-    board = pack.boards[0]
-    return read_store(model, (board.image.shape[1], board.image.shape[0]),
-                      pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                      photo, None, None).result(with_matches=True)
+    return store_reading(pack, model, photo, truth).result(with_matches=True)
 
 
 MOUSE = {"kind": "creature", "icon": "mouse/beech", "value": 1}

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from glade_family import fake_look, glade_family, one_counter_photo
+from glade_family import fake_look, glade_family, one_counter_photo, store_reading
 from test_store_faded import _faded
 
 from companion.the_glade.recognition.glade_polar import PolarMatch
-from companion.the_glade.recognition.store import read_store
 
 NAMES = ["match:creature:mouse/oak:1", "match:creature:mouse/beech:1", "yellow-double"]
 MATCHES = [{"kind": "creature", "icon": "mouse/oak", "value": 1},
@@ -38,13 +37,10 @@ def test_a_face_named_by_its_colours_needs_its_own_drawing(own: float, edge: flo
 
 def test_tuning_family_54s_faded_mouse_is_not_named_as_its_look_alike() -> None:
     pack, glade, model = glade_family(54)
-    board = pack.boards[0]
     item = {"kind": "creature", "icon": "mouse/beech", "value": 1}
     photo, truth, centre, radius = one_counter_photo(pack, glade, item)
     photo = _faded(photo, centre, radius, 0.3)
-    result = read_store(model, (board.image.shape[1], board.image.shape[0]),
-                        pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                        photo, None, None).result(with_matches=True)
+    result = store_reading(pack, model, photo, truth).result(with_matches=True)
     assert result["store"] == []
     assert (result["store_match_counters"], result["store_uncertain"]) in (([item], 0),
                                                                            ([], 1)), result

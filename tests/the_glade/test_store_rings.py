@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import benchmark_store_photo, glade_family, one_counter_photo
+from glade_family import benchmark_store_photo, glade_family, one_counter_photo, store_reading
 
 from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import HELD_OUT_FROM
@@ -69,13 +69,10 @@ def test_a_counter_on_a_table_of_its_own_colour_is_named(family) -> None:
     """On art never seen: a dark hedgehog counter on a streaky table of its own mean colour
     (left out without a doubt before the ring cue)."""
     pack, glade, model = family
-    board = pack.boards[0]
     item = {"kind": "creature", "icon": "hedgehog/oak", "value": 1}
     photo, truth, centre, radius = one_counter_photo(pack, glade, item)
     photo = _own_colour(photo, centre, radius, 3.0)
-    result = read_store(model, (board.image.shape[1], board.image.shape[0]),
-                        pack.counter_size * board.grid.cell, np.array(truth["homography"]),
-                        photo, None, None).result(with_matches=True)
+    result = store_reading(pack, model, photo, truth).result(with_matches=True)
     assert result == {"store": [], "store_match_counters": [item], "store_uncertain": 0}
 
 
