@@ -346,9 +346,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
     photo = _Photo(side=0, tside=tile_side(model.tile_size) * TILE_INSET * FINE)
     photo.side = round(photo.tside)
     for i, r in enumerate(readings):
-        if not (r.kind == "uncertain" and len(r.candidates) == 2
-                and r.reason.startswith("looks like") and r.season is not None
-                and r.turn is not None and ev.looks.get(i) is not None):
+        if not (r.lookalike_doubt and ev.looks.get(i) is not None):
             continue
         n1, n2 = r.candidates
         fa, fb = faces.get((n1, r.season)), faces.get((n2, r.season))

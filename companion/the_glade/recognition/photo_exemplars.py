@@ -169,9 +169,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading],
     if not len(pairs) or len(model.tile_detail) * 4 != len(model.tile_names):
         return out
     doubts = [i for i, r in enumerate(readings)
-              if r.kind == "uncertain" and len(r.candidates) == 2
-              and r.reason.startswith("looks like") and r.season is not None
-              and r.turn is not None and ev.looks.get(i) is not None]
+              if r.lookalike_doubt and ev.looks.get(i) is not None]
     if not doubts:
         return out
     index, faces = _pair_lookup(model, cache_for(model))

@@ -128,6 +128,14 @@ class SquareReading:
     #: the table service's "look at" message
     candidates: tuple[str, ...] = ()
 
+    @property
+    def lookalike_doubt(self) -> bool:
+        """A doubt between two look-alike tiles at a known season and turn ("looks like A
+        or B"): what the later steps (photo_exemplars, round_robin, drawn_parts) may settle."""
+        return (self.kind == "uncertain" and len(self.candidates) == 2
+                and self.reason.startswith("looks like") and self.season is not None
+                and self.turn is not None)
+
 
 @dataclass
 class BoardReading:

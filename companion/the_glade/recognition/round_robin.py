@@ -56,7 +56,7 @@ WITH_LOOK = True
 POOR_GUARD = True
 
 
-def partners(model: Model, index: dict[tuple[int, int], int]) -> dict[int, list[int]]:
+def partners(index: dict[tuple[int, int], int]) -> dict[int, list[int]]:
     """Per face, the numbers of the learnt pairs it belongs to."""
     out: dict[int, list[int]] = {}
     for (a, _b), k in index.items():
@@ -88,14 +88,13 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
     by_face: dict[int, list[int]] | None = None
     settled = []
     for i, r in enumerate(readings):
-        if (r.kind != "uncertain" or len(r.candidates) != 2
-                or not r.reason.startswith("looks like") or r.season is None or r.turn is None):
+        if not r.lookalike_doubt:
             continue
         look = ev.looks.get(i)
         if look is None or look.at is None or look.torn:
             continue
         if by_face is None:
-            by_face = partners(model, index)
+            by_face = partners(index)
         winners = []
         for name in r.candidates:
             if WITH_LOOK and name != look.names[0]:
