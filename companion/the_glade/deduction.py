@@ -48,7 +48,7 @@ from typing import Any
 
 from companion.errors import StateError
 from companion.the_glade.forest import Forest
-from companion.the_glade.names import Counter, Square, Tile
+from companion.the_glade.names import Counter, Square, Tile, supply_space
 from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
 
 #: Copies of each tile in the game: 2 sets of 64 (the rulebook's "Forest Tiles").
@@ -79,8 +79,8 @@ class Settled:
     def where(self) -> str:
         if _is_square(self.label):
             return f"square {self.label}"
-        if self.label.startswith("seat-"):
-            seat, _, space = self.label.removeprefix("seat-").partition(":")
+        if (supply := supply_space(self.label)) is not None:
+            seat, space = supply
             return f"supply space {space} of seat {seat}"
         return f"glade space {self.label}"
 
@@ -183,8 +183,8 @@ def supply_doubted(seats: Sequence[tuple[str, str]], glade_photo: str,
     nothing."""
     out = []
     for label in glade.get("uncertain") or ():
-        seat = str(label).removeprefix("seat-").partition(":")[0]
-        if str(label).startswith("seat-") and seat.isdigit() and 1 <= int(seat) <= len(seats):
+        seat = (supply_space(str(label)) or ("", ""))[0]
+        if seat.isdigit() and 1 <= int(seat) <= len(seats):
             colour = seats[int(seat) - 1][1]
             out.append(Doubted(glade_photo, None, str(label), (f"{colour}-single", EMPTY)))
     return out

@@ -289,3 +289,13 @@ class MatchCounter:
 
 #: Anything that can lie in a store or an enclosure.
 Token = Counter | MatchCounter
+
+
+def supply_space(label: str) -> tuple[str, str] | None:
+    """The seat and the space of a glade supply space's label, as the spec writes it
+    (``seat-3:1`` -> ``("3", "1")``; ``seat-3`` -> ``("3", "")``), or None for any other label
+    (a centre space): one reading of the label for the scan, the rules and the table."""
+    if not label.startswith("seat-"):
+        return None
+    seat, _, space = label.removeprefix("seat-").partition(":")
+    return seat, space

@@ -34,6 +34,7 @@ from companion.storage import (
     read_data_file,
     storage_error,
 )
+from companion.the_glade.names import supply_space
 from companion.ui.capture import CaptureTask, Decision
 from companion.ui.game_over import game_over_menu
 from companion.ui.pages import (
@@ -235,10 +236,10 @@ def doubts_of(progress: Progress, built: Any = None
     fixes: list[Fix] = []
     for label in glade.get("uncertain") or ():
         label = str(label)
-        if label.startswith("seat-"):
+        if (supply := supply_space(label)) is not None:
             if not at_a_seat(label, len(progress.players)):
                 continue  # nobody sits there: no doubt (photo_game.glade_doubts)
-            seat, _, space = label.removeprefix("seat-").partition(":")
+            seat, space = supply
             fixes.append(Fix(SUPPLY_SPACE, 0, label, f"Seat {seat} supply {space}"))
         else:
             fixes.append(Fix(GLADE_SPACE, 0, label, glade_words(label)))
@@ -292,8 +293,8 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
     lines = []
     for s in (built or _assembled(progress)).settled:
         where = f"{names.get(s.photo, 'Glade')} {s.label if s.photo in names else ''}".strip()
-        if s.photo not in names and s.label.startswith("seat-"):  # a bare supply space
-            seat, _, space = s.label.removeprefix("seat-").partition(":")
+        if s.photo not in names and (supply := supply_space(s.label)) is not None:
+            seat, space = supply  # a bare supply space
             where = f"Glade seat {seat} space {space}"
         ruled = s.ruled_out if s.rule == TILE_COPIES_RULE else _colour(s.ruled_out)
         why = words.get(s.rule, "{} makes a line no set").format(ruled)
@@ -339,7 +340,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         options.append(("Empty", on_space(None)))
         options += [(c.replace("-", " "), on_space(c)) for c in counter_choices(progress)]
     elif fix.code == SUPPLY_SPACE:
-        seat = fix.what.removeprefix("seat-").partition(":")[0]
+        seat = (supply_space(fix.what) or ("", ""))[0]
 
         def on_supply(there: bool) -> Callable[[Progress], None]:
             def change(p: Progress) -> None:

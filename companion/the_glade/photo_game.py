@@ -23,6 +23,7 @@ from typing import Any
 from companion.errors import CompanionError, StateError
 from companion.storage import read_data_file
 from companion.the_glade.deduction import Settled, settle
+from companion.the_glade.names import supply_space
 
 VARIANTS = ("basic", "matching")
 
@@ -58,14 +59,13 @@ class PhotoList:
 
 def _seat_name(label: str) -> str:
     """``seat-3:1`` as players say it."""
-    seat, _, space = label.partition(":")
-    number = seat.removeprefix("seat-")
+    number, space = supply_space(label) or ("", "")
     return f"supply space {space} of seat {number}" if space else f"seat {number}"
 
 
 def at_a_seat(label: str, seats: int) -> bool:
     """Whether supply space ``seat-N:K`` is at a seat one of ``seats`` players sits at."""
-    number = label.removeprefix("seat-").partition(":")[0]
+    number = (supply_space(label) or ("", ""))[0]
     return not number.isdigit() or 1 <= int(number) <= seats
 
 

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from companion.errors import RecognitionError
+from companion.the_glade.names import supply_space
 from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.glade_model import (
     INSET,
@@ -92,9 +93,8 @@ class GladeReading:
             if r.kind == "uncertain":
                 uncertain.append(r.label)
             elif r.kind == "counter":
-                if r.label.startswith("seat-"):
-                    seat = r.label.removeprefix("seat-").split(":")[0]
-                    supply[seat] += 1
+                if (space := supply_space(r.label)) is not None:
+                    supply[space[0]] += 1
                 else:
                     glade[r.label] = str(r.name)
         return {"glade": glade, "supply": supply, "uncertain": uncertain,
