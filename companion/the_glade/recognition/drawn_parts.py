@@ -321,16 +321,6 @@ def candidates_of(model: Model, index: dict[tuple[int, int], int], fa: int,
     return out
 
 
-def _poor(readings: list[SquareReading]) -> bool:
-    """The photo has so many squares in doubt that the reader calls it poor
-    (reader.POOR_PHOTO) and doubts its weak close calls too. Settling some of those doubts
-    could lift it under that share and so let weak close calls stand that the rule guards
-    against (on tuning family 287 one was wrong), so such a photo is left as it is."""
-    from companion.the_glade.recognition.reader import POOR_PHOTO
-
-    return sum(r.kind == "uncertain" for r in readings) > POOR_PHOTO * len(readings)
-
-
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.ndarray,
            placed: Callable[[Evidence, int], tuple[float, float, float]],
            faces: dict[tuple[str, str], int],
@@ -341,7 +331,9 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
     ``faces`` and ``index`` are the model's face and pair numbers. Returns every verdict
     reached, by square."""
     out: dict[int, DrawnVerdict] = {}
-    if not DRAWN or len(model.tile_faces) * 4 != len(model.tile_names) or _poor(readings):
+    from companion.the_glade.recognition.reader import poor_photo
+
+    if not DRAWN or len(model.tile_faces) * 4 != len(model.tile_names) or poor_photo(readings):
         return out
     photo = _Photo(side=0, tside=tile_side(model.tile_size) * TILE_INSET * FINE)
     photo.side = round(photo.tside)

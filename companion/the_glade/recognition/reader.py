@@ -758,14 +758,22 @@ def _firm_in_a_poor_photo(r: SquareReading) -> bool:
             and noise is not None and noise <= POOR_NOISE)
 
 
+def poor_photo(readings: list[SquareReading], unsure: int | None = None) -> bool:
+    """Whether so many squares are in doubt (``unsure`` of them, else those of ``readings``)
+    that the photo itself is poor (POOR_PHOTO): its weak close calls are then doubted too,
+    and the steps that settle doubts leave it as it is (settling could lift it under that
+    share and so let the weak calls stand)."""
+    if unsure is None:
+        unsure = sum(r.kind == "uncertain" for r in readings)
+    return unsure > POOR_PHOTO * len(readings)
+
+
 def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
                       ) -> list[SquareReading]:
     """When many squares are unreadable (``unsure`` of them, else those of ``readings``: a
     dim, blurred or badly lit photo), trust the rest less: a reading that would pass in a
     good photo is not sure in a poor one."""
-    if unsure is None:
-        unsure = sum(r.kind == "uncertain" for r in readings)
-    if unsure <= POOR_PHOTO * len(readings):
+    if not poor_photo(readings, unsure):
         return readings
     for r in readings:
         weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z

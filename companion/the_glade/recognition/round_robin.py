@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.the_glade.recognition import drawn_parts
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import Evidence
 from companion.the_glade.recognition.lookalikes import PairVerdict, judge
@@ -51,8 +50,8 @@ MARGIN = 3.0
 FITS = 4.0
 #: The candidate settled must be the closer look's best face.
 WITH_LOOK = True
-#: A photo the reader calls poor is left as it is (as drawn_parts does: settling could lift
-#: it under reader.POOR_PHOTO and so let its weak close calls stand).
+#: A photo the reader calls poor (reader.poor_photo) is left as it is: settling could lift
+#: it under reader.POOR_PHOTO and so let its weak close calls stand.
 POOR_GUARD = True
 
 
@@ -83,7 +82,9 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
     """Settle, in place, each look-alike doubt whose candidate wins all its learnt pairs
     (see the module's doc): the square becomes a tile named by it
     (``distances["round_robin"]``). Returns the squares settled."""
-    if not ROUND_ROBIN or not len(model.lookalikes) or (POOR_GUARD and drawn_parts._poor(readings)):
+    from companion.the_glade.recognition.reader import poor_photo
+
+    if not ROUND_ROBIN or not len(model.lookalikes) or (POOR_GUARD and poor_photo(readings)):
         return []
     by_face: dict[int, list[int]] | None = None
     settled = []
