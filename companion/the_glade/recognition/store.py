@@ -788,7 +788,7 @@ def _surely_table(thing: StoreThing) -> bool:
             and (detail >= PRINT_SHARP
                  or (detail >= PRINT_ALONE and s.get("shape", np.inf) <= FAINT_LOOSEST))):
         return False  # a counter's sharp print (and drawing), its hue faded away
-    return (s["tint"] < TABLE_TINT or s.get("detail", 0.0) < TABLE_DETAIL
+    return (s["tint"] < TABLE_TINT or detail < TABLE_DETAIL
             or s["spread"] >= TABLE_SPREAD or s["stands"] >= TABLE_STANDS) and (
         "colour_pair" not in s)
 
