@@ -148,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
                 fam["right"] += wrong == 0 and unsure == 0
         for k in totals:
             totals[k] += fam[k]
+        if not fam["photos"]:  # --seven 0 --eight 0: enrol only (e.g. to fill --models)
+            print(f"family {family}: enrolled in {enrol_cpu[-1]:.1f} s CPU / {enrol_wall:.1f} s "
+                  f"wall, no photos", flush=True)
+            continue
         print(f"family {family}: wrong {fam['wrong'] / fam['squares']:.3%} ({fam['wrong']}), "
               f"uncertain {fam['unsure'] / fam['squares']:.2%} ({fam['unsure']}), exactly "
               f"right {fam['right']}/{fam['photos']}, not found {fam['lost']}; enrol "
@@ -155,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.show_errors:
             print("\n".join(show))
     t = totals
+    if not t["photos"]:
+        print(f"enrol CPU s: max {max(enrol_cpu):.1f}; no photos asked for (--seven/--eight)")
+        return 0
     print(f"ALL {args.families} ({'hard' if args.hard else 'normal'}): {t['photos']} photos, "
           f"{t['squares']} squares")
     print(f"  wrong squares:        {t['wrong'] / t['squares']:.3%} ({t['wrong']})")
