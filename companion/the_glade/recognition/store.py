@@ -613,8 +613,8 @@ class _Look:
                 veiled = self._unveil(f, stands, tints, kept, apart) if USE_UNVEIL else None
                 if veiled is not None:
                     thing, (x, y) = veiled
-                elif _glare(thing) or _bland(thing):
-                    self._drop(thing, "glare" if _glare(thing) else "bland")
+                elif why := ("glare" if _glare(thing) else "bland" if _bland(thing) else ""):
+                    self._drop(thing, why)
                     continue  # a glare spot, or the table's own: of its hue, smooth
                 else:
                     thing.name, thing.match = None, None
