@@ -216,3 +216,34 @@ def test_a_refitted_look_only_confirms_the_look_as_placed_and_the_first_look(mon
     reading = SquareReading("A1", "tile")
     _name_tile(_MODEL, ev, 0, reading)
     assert (reading.name, reading.reason) == ("A", "")
+
+
+def test_a_pair_settles_no_doubt_where_the_closer_looks_face_misfits_when_so_switched(
+        monkeypatch):
+    """PAIR_NOISE (built, off by default): the same doubt as above, the closer look naming B
+    but its face misfitting the photo where A and B differ (noise over PAIR_MAX_NOISE), is
+    left a doubt even by a pair far from A; in a good fit the pair settles it. Off, the pair
+    settles it whatever the fit."""
+    from companion.the_glade.recognition import reader
+
+    monkeypatch.setattr(reader, "PAIR_WITH_LOOK", True)
+    gap = float(((_TEMPLATES[0] - _TEMPLATES[4]) ** 2).mean())
+    far_a = PairVerdict(winner=1, loser=0, fits=1.0, against=PAIR_SURE + 1)
+
+    def read(noise: float) -> SquareReading:
+        ev = _evidence(None)
+        ev.tiles = [((0.40 * gap, 0, "A"), (0.42 * gap, 4, "B"))]
+        ev.looks = {0: Look(("B", 4, "A"), 0.1, noise)}
+        ev.pairs = {0: far_a}
+        reading = SquareReading("A1", "tile")
+        _name_tile(_MODEL, ev, 0, reading)
+        return reading
+
+    monkeypatch.setattr(reader, "PAIR_NOISE", True)
+    misfit = read(2 * reader.PAIR_MAX_NOISE)
+    assert misfit.reason and set(misfit.candidates) == {"A", "B"}
+    assert (read(reader.PAIR_MAX_NOISE / 2).name, read(reader.PAIR_MAX_NOISE / 2).reason) == (
+        "B", "")
+    monkeypatch.setattr(reader, "PAIR_NOISE", False)
+    assert (read(2 * reader.PAIR_MAX_NOISE).name, read(2 * reader.PAIR_MAX_NOISE).reason) == (
+        "B", "")
