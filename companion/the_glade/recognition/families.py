@@ -59,10 +59,13 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: their normal photos' wrong squares looked at, 2026-12-04, after their figures were
 #: recorded: all ten fruit look-alikes named surely, hazelnut for blackberry, acorn or
 #: mushroom and back); 8042 and 8043 (issue #20: small-fruit families holding most of the
-#: 8040-8044 set's doubts, taken for tuning the look-alike doubts, 2026-12-04 evening).
+#: 8040-8044 set's doubts, taken for tuning the look-alike doubts, 2026-12-04 evening);
+#: 8054 and 8059 (issue #20: run fresh 2026-12-04, then their doubts looked at on 4-5
+#: December night to design photo_drawing.py), and 730520 (the art family of
+#: tests/the_glade/test_recognition_photo_drawing.py, built in the test itself).
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
-                   7343, 8035, 8036, 8042, 8043)
+                   7343, 8035, 8036, 8042, 8043, 8054, 8059, 730520)
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")

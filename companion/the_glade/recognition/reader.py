@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.errors import RecognitionError
-from companion.the_glade.recognition import photo_exemplars
+from companion.the_glade.recognition import photo_drawing, photo_exemplars
 from companion.the_glade.recognition.close_calls import (
     AGREED_CLEARNESS,
     AGREED_MARGIN,
@@ -353,6 +353,8 @@ def read_board(model: Model, photo: np.ndarray) -> BoardReading:
     # back to board-image pixels for the overlay
     for r in readings:
         r.centre = (x0 + r.centre[0] / s, y0 + r.centre[1] / s)
+    if photo_drawing.PHOTO_DRAWING:  # look-alike doubts drawn into the photo itself
+        photo_drawing.settle(model, board, hm, photo, readings)
     t3 = time.perf_counter()
     return BoardReading(board, located, readings,
                         {"locate": t1 - t0, "rectify": t2 - t1, "squares": t3 - t2})

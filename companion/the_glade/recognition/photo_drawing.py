@@ -1,0 +1,509 @@
+"""Look-alike doubts settled by drawing each candidate into the photo itself.
+
+Two tiles that differ only in a small fruit (a few photo pixels across) stay in doubt after
+every look at the rectified board (the first look, the closer look, the learnt pairs, the
+photo's own exemplars). Yet the photo holds far more than those looks use: drawn exactly as
+the camera saw it, the pack's own face of the right fruit fits the photo and the other
+fruits' faces do not, by tens of noise levels even with half a pixel of misplacement and a
+wrong blur (measured on tuning family 8042: the photo against the simulator's own renders
+of each fruit at the same pose). What the looks lose is the photo's own resolution and
+geometry: they compare at the rectified view's 2x scale, the tile's angle to 2 degrees,
+and a blur that in the photo is one straight smear or round blur for every tile turns with
+each tile once the board is rectified.
+
+So each look-alike doubt is drawn into the photo:
+
+1. **The candidates**: the two names of the doubt and every other face of its group (the
+   same creature, leaf and season with another fruit: the fruit the doubt missed), from
+   the pack's own images kept at enrolment (``Model.tile_faces``), turned as the tile lies.
+2. **Placed**: the face is carried to the photo by the board's homography and the tile's
+   place and angle on the board, then the place is refined by OpenCV's ECC alignment
+   (a homography, gain-invariant) on the parts every candidate shares, away from the rim.
+   A poor alignment (ECC correlation under MIN_ECC) leaves the doubt as it is.
+3. **The photo's blur**: the candidate drawing is blurred by each of KERNELS (round blurs
+   and straight smears, in photo pixels) and the kernel that fits the shared parts best,
+   under a gain and offset, is the photo's; the photo's first doubt tries them all, its
+   later doubts that kernel's neighbours (a photo has one blur, in photo pixels).
+4. **Compared where they differ**: each place where the candidates differ (a fruit) is
+   lit on its own (a gain and offset per colour fitted on the shared parts round it) and
+   each candidate's misfit there is summed in units of the noise those shared parts
+   leave.
+5. **Judged**: the best drawing names the square when it is the reader's own first
+   candidate (two looks agree: on tuning families the drawings alone picked the second
+   candidate wrongly with z 11, in a dark fruit sitting on a dark creature), it beats the
+   runner-up clearly (``z`` at least MIN_Z: the misfits' difference over its spread
+   under the noise), the photo lies where the winner's drawing predicts (``lean``, the
+   misfits' difference over the drawings' own, within LEAN_MIN..LEAN_MAX: a photo that is
+   neither drawing, from glare, a shadow or another tile, lands far off), the tile is
+   aligned (MIN_ECC) and its best drawing fits (MAX_FIT noise levels a value).
+6. **The exam**: the drawings must first name EXAM of the photo's sure tiles right, each as
+   if it were in doubt among its fruits, with z of at least EXAM_Z; a photo where they
+   cannot (an art whose fruits the drawings do not separate there, a blur found wrong) has
+   no doubt settled.
+
+Thresholds were chosen on tuning families only (see the constants); the step runs after
+the reader's other steps, on the doubts they leave, at a few ms to a few tens of ms each.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.evidence import PAD
+from companion.the_glade.recognition.model import CELL_PX, FINE, Model
+
+if TYPE_CHECKING:
+    from companion.the_glade.recognition.model import BoardModel
+    from companion.the_glade.recognition.reader import SquareReading
+
+#: Settle look-alike doubts by drawing the candidates into the photo (read_board calls it).
+#: Off: on normal photos of tuning families (8 + 2 photos each of 8059, 8054, 8036, 8035,
+#: 8043, 8042, 1, 44, 54, 61, 80, 81; 2026-12-04 night, these rules) it settled 78 of 409
+#: doubts but named one square wrong (8059: a blackberry read as an acorn with z 6.3); over
+#: 579 look-alike doubts of tuning photos studied apart, wrong verdicts reached z 15.8 with
+#: every other sign normal. Why: restricted to the pixels where the fruits differ, the
+#: simulator's own noise-free render of the true fruit is often hardly nearer the photo than
+#: another fruit's (8059 photo 6 F5: 36 against 33 noise units, the two renders 21 apart),
+#: while drawings rendered in one resampling, their blur found on the tile's large shapes,
+#: keep the tiny fruit sharper (310 apart): the step overrates what tells the fruits apart.
+PHOTO_DRAWING = False
+#: The ECC alignment's correlation on the shared parts below this: the tile is not where
+#: (or not what) its drawing says, so nothing is settled.
+MIN_ECC = 0.9
+#: The best candidate's misfit where the candidates differ, per value (pixel and colour),
+#: in units of the shared parts' noise, above this: none of the candidates is what lies
+#: there (glare, shade, another tile), so nothing is settled.
+MAX_FIT = 8.0
+#: The verdict's z (PhotoVerdict.z) at least this, its lean within LEAN_MIN..LEAN_MAX.
+MIN_Z = 4.0
+LEAN_MIN = 0.5
+LEAN_MAX = 1.5
+#: The exam: up to EXAM sure tiles of the photo judged as if in doubt; at least EXAM_MIN
+#: judged and each named right with z of at least EXAM_Z, else nothing is settled.
+EXAM = 8
+EXAM_MIN = 4
+EXAM_Z = 2.0
+#: The photo's blur is found on its BLUR_TILES surest tiles.
+BLUR_TILES = 8
+#: Pixels where two candidates' drawings differ by more than this (0..255, any colour).
+DIFFER = 25.0
+#: Share of the tile's side kept off its rim (the rim and the drop shadow are not drawn).
+RIM = 0.06
+#: A place where the candidates differ is lit from the shared parts within this many times
+#: its own size round it (and at least MIN_PAD px).
+LIGHT_PAD = 0.8
+MIN_PAD = 4
+#: Shared pixels needed round a place to light it.
+MIN_SHARED = 30
+#: A place whose photo pixels are this share saturated (glare) is not compared.
+MAX_SATURATED = 0.05
+
+#: The blurs tried (photo px): round (Gaussian sigma) and straight smears (length) at every
+#: 7.5 degrees.
+ROUND = (0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.6, 1.9, 2.3, 2.8)
+SMEAR = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+FRUITS = ("acorn", "blackberry", "hazelnut", "mushroom")
+
+
+def _kernels() -> list[tuple[str, float, float, np.ndarray]]:
+    out: list[tuple[str, float, float, np.ndarray]] = []
+    for s in ROUND:
+        k = cv2.getGaussianKernel(int(2 * math.ceil(3 * s) + 1), s)
+        out.append(("round", s, 0.0, (k @ k.T).astype(np.float32)))
+    for length in SMEAR:
+        n = max(5, (length + 3) | 1)
+        for a in np.arange(0.0, 180.0, 7.5):
+            big = np.zeros((n * 8, n * 8), np.float32)
+            c, r, ar = n * 4, (length - 1) * 4, math.radians(a)
+            cv2.line(big, (int(c - math.cos(ar) * r), int(c - math.sin(ar) * r)),
+                     (int(c + math.cos(ar) * r), int(c + math.sin(ar) * r)), 1.0, 8)
+            k = cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA)
+            out.append(("smear", float(length), float(a), (k / k.sum()).astype(np.float32)))
+    return out
+
+
+KERNELS = _kernels()
+
+
+def _neighbours(k: int) -> list[int]:
+    """Kernel ``k`` and those one size and one direction step (7.5 degrees) round it."""
+    kind, size, a, _k = KERNELS[k]
+    sizes = ROUND if kind == "round" else SMEAR
+    i = sizes.index(size if kind == "round" else int(size))
+    return [j for j, (kd, sz, aa, _k2) in enumerate(KERNELS)
+            if kd == kind and abs(sizes.index(sz if kd == "round" else int(sz)) - i) <= 1
+            and (kd == "round" or min(abs(aa - a), 180 - abs(aa - a)) <= 7.5)]
+
+
+@dataclass(frozen=True)
+class PhotoVerdict:
+    """The drawings' evidence on one tile: the best face's name, its misfit and the
+    runner-up's where the faces differ (noise units, summed), how far apart their two
+    drawings are there (``apart``, the same units), the values compared, the ECC
+    correlation and the blur found; ``settled`` once judged."""
+
+    winner: str
+    best: float
+    second: float
+    apart: float
+    values: float
+    ecc: float
+    blur: str
+    settled: bool = False
+
+    @property
+    def fit(self) -> float:
+        """The best face's misfit per value compared (noise units; about 1 when the drawing
+        is the photo's)."""
+        return self.best / max(self.values, 1.0)
+
+    @property
+    def z(self) -> float:
+        """How clearly the best beats the runner-up: their misfits' difference over its
+        spread under the noise (2 sqrt(apart)), that noise widened by a misfit above 1."""
+        return (self.second - self.best) / (
+            2.0 * math.sqrt(max(self.apart, 1e-9)) * math.sqrt(max(1.0, self.fit)))
+
+    @property
+    def lean(self) -> float:
+        """Where the photo lies from the runner-up's drawing to the best's: 1 on the best's
+        (the misfits differ by as much as the drawings do), 0 half way; far beyond 1 when
+        the photo is neither."""
+        return (self.second - self.best) / max(self.apart, 1e-9)
+
+
+@dataclass
+class _Photo:
+    """What one photo's tiles share: the photo, and its blur once found."""
+
+    image: np.ndarray
+    blur: int | None = None
+
+
+def _light(patch: np.ndarray, mask: np.ndarray, drawn: np.ndarray
+           ) -> tuple[float, np.ndarray, np.ndarray]:
+    """Per-colour gain and offset bringing ``drawn`` nearest ``patch`` on ``mask``, and the
+    mean squared misfit left (summed over colours)."""
+    w = mask.astype(np.float32)[..., None]
+    n = max(float(w.sum()), 1.0)
+    dw = drawn * w
+    sd, sp = dw.sum((0, 1)), (patch * w).sum((0, 1))
+    sdd = (dw * drawn).sum((0, 1)) - sd * sd / n
+    sdp = (dw * patch).sum((0, 1)) - sd * sp / n
+    spp = (patch * patch * w).sum((0, 1)) - sp * sp / n
+    gain = sdp / np.maximum(sdd, 1e-6)
+    offset = (sp - gain * sd) / n
+    return float(np.maximum(spp - gain * sdp, 0).sum()) / n, gain, offset
+
+
+def face_to_photo(model: Model, board: BoardModel, homography: np.ndarray,
+                  centre: tuple[float, float], angle: float) -> np.ndarray:
+    """The 3x3 map from a face image (``model.tile_faces``' size, the whole tile, turned as
+    it lies) to photo pixels, for a tile at ``centre`` (board-image px) and ``angle`` (the
+    reader's tile angle)."""
+    g = board.grid
+    n = model.tile_faces.shape[1]
+    k = CELL_PX / g.cell * FINE
+    x0, y0 = g.left - PAD * g.cell, g.top - PAD * g.cell
+    to_fine = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1]])
+    cx, cy = (centre[0] - x0) * k, (centre[1] - y0) * k
+    m = cv2.getRotationMatrix2D((cx, cy), -angle, n / (tile_side(model.tile_size) * FINE))
+    m[:, 2] += (n / 2 - cx, n / 2 - cy)
+    return homography @ np.linalg.inv(to_fine) @ np.linalg.inv(np.vstack([m, [0, 0, 1]]))
+
+
+def group_of(names: tuple[str, ...], season: str, faces: dict[tuple[str, str], int]
+             ) -> list[int]:
+    """The faces a tile named ``names`` (one name, or a doubt's two) may be: those, then
+    every face of the same creature and leaf with another fruit (at ``season``) when they
+    differ in the fruit alone."""
+    out = [faces[(n, season)] for n in names if (n, season) in faces]
+    parts = [n.split("/") for n in names]
+    if len(out) == len(names) and all(len(p) == 3 for p in parts) \
+            and len({(p[0], p[2]) for p in parts}) == 1:
+        creature, _fruit, leaf = parts[0]
+        for fruit in FRUITS:
+            f = faces.get((f"{creature}/{fruit}/{leaf}", season))
+            if f is not None and f not in out:
+                out.append(f)
+    return out
+
+
+_ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
+#: How ECC may move the drawing: the board's homography already carries the perspective,
+#: so only the tile's own place and angle are sought (a homography or an affine map, free
+#: where the mask leaves the fruit out, let the fruit's corner drift: 2-3 px off, it named
+#: the wrong fruit clearly on the simulator's photos).
+MOTION = cv2.MOTION_EUCLIDEAN
+#: ECC's move of the drawing at most this (degrees, photo px): the reader places a tile to
+#: a pixel or two and its angle to the nearest 2 degrees.
+MAX_TURN = 2.0
+MAX_MOVE = 4.0
+
+
+def _start() -> np.ndarray:
+    return np.eye(3, dtype=np.float32) if MOTION == cv2.MOTION_HOMOGRAPHY else np.eye(
+        2, 3, dtype=np.float32)
+
+
+def _near_start(warp: np.ndarray) -> bool:
+    """Whether ECC moved the drawing no further than the reader's place can be off: turned
+    by at most MAX_TURN degrees and moved by at most MAX_MOVE px. A tile whose icons look
+    alike turned (a star, round blobs) can be matched turned by 10 degrees, its outline
+    (left out of the mask with its rim) no longer where the photo's is."""
+    w = _as3(warp)
+    turn = math.degrees(math.atan2(w[1, 0], w[0, 0]))
+    return abs(turn) <= MAX_TURN and math.hypot(w[0, 2], w[1, 2]) <= MAX_MOVE
+
+
+def _as3(warp: np.ndarray) -> np.ndarray:
+    """ECC's warp as a 3x3 map (float64)."""
+    w = warp.astype(np.float64)
+    return w if w.shape[0] == 3 else np.vstack([w, [0.0, 0.0, 1.0]])
+
+
+def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+          reading: SquareReading, group: list[int]) -> PhotoVerdict | None:
+    """The drawings' verdict on ``reading``'s tile among the faces ``group`` (see the
+    module's doc), or None when the tile cannot be drawn into the photo (off its edge, not
+    aligned, no place where the faces differ)."""
+    image = photo.image
+    n = model.tile_faces.shape[1]
+    turn = int(reading.turn or 0)
+    drawn = {f: np.ascontiguousarray(np.rot90(model.tile_faces[f], -turn)).astype(np.float32)
+             for f in group}
+    base = drawn[group[0]]
+    to_photo = face_to_photo(model, board, homography, reading.centre, reading.angle)
+    corners = cv2.perspectiveTransform(
+        np.array([[[0, 0], [n, 0], [n, n], [0, n]]], np.float32), to_photo)[0]
+    x0, y0 = (np.floor(corners.min(0)).astype(int) - 6).tolist()
+    x1, y1 = (np.ceil(corners.max(0)).astype(int) + 6).tolist()
+    h, w = image.shape[:2]
+    if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return None
+    roi = image[y0:y1, x0:x1].astype(np.float32)
+    size = (x1 - x0, y1 - y0)
+    local = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ to_photo
+
+    def draw(img: np.ndarray, m: np.ndarray) -> np.ndarray:
+        return cv2.warpPerspective(img, m, size, flags=cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE)
+
+    diff = np.zeros((n, n), np.float32)
+    for f in group[1:]:
+        diff = np.maximum(diff, np.abs(drawn[f] - base).max(-1))
+    inner = np.zeros((n, n), np.uint8)
+    e = max(1, int(n * RIM))
+    inner[e:-e, e:-e] = 255
+    differ = cv2.dilate(((diff > DIFFER) * 255).astype(np.uint8), np.ones((5, 5), np.uint8))
+    shared_face = cv2.bitwise_and(inner, 255 - differ).astype(np.float32)
+    grey = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
+    mask = (draw(shared_face, local) > 200).astype(np.uint8)
+    try:  # the place: first against the sharp drawing, then against it blurred as the photo
+        ecc, warp = cv2.findTransformECC(cv2.cvtColor(draw(base, local), cv2.COLOR_BGR2GRAY),
+                                         grey, _start(),
+                                         MOTION, _ECC_STOP, mask, 3)
+        kern = _blur(photo, grey, cv2.cvtColor(draw(base, _as3(warp) @ local),
+                                               cv2.COLOR_BGR2GRAY),
+                     draw(shared_face, _as3(warp) @ local) > 200)
+        ecc, warp = cv2.findTransformECC(
+            cv2.filter2D(cv2.cvtColor(draw(base, local), cv2.COLOR_BGR2GRAY), -1,
+                         KERNELS[kern][3]),
+            grey, warp, MOTION, _ECC_STOP, mask, 1)
+    except cv2.error:  # did not converge: the drawing is not what lies there
+        return None
+    if not _near_start(warp):
+        return None  # turned or moved further than the reader's place can be off
+    placed = _as3(warp) @ local
+    shown = {f: draw(drawn[f], placed) for f in group}
+    shared = draw(shared_face, placed) > 200
+    kern = _blur(photo, grey, cv2.cvtColor(shown[group[0]], cv2.COLOR_BGR2GRAY), shared,
+                 near=kern)
+    blurred = {f: cv2.filter2D(shown[f], -1, KERNELS[kern][3]) for f in group}
+    count, labels, stats, _centres = cv2.connectedComponentsWithStats(
+        (draw(diff, placed) > DIFFER).astype(np.uint8))
+    total = dict.fromkeys(group, 0.0)
+    apart: dict[tuple[int, int], float] = {}
+    values = 0.0
+    for c in range(1, count):
+        x, y, ww, hh, area = (int(v) for v in stats[c])
+        if area < 4:
+            continue
+        pad = max(MIN_PAD, int(LIGHT_PAD * max(ww, hh)))
+        win = (slice(max(0, y - pad), min(roi.shape[0], y + hh + pad)),
+               slice(max(0, x - pad), min(roi.shape[1], x + ww + pad)))
+        if shared[win].sum() < MIN_SHARED:
+            continue
+        seen = roi[win]
+        place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
+        if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
+            continue  # washed out by glare: nothing to compare
+        noise = max(_light(seen, shared[win], blurred[group[0]][win])[0] / 3, 1.0)
+        weight = place.astype(np.float32)[..., None]
+        predicted = {}
+        for f in group:
+            _m, gain, offset = _light(seen, shared[win], blurred[f][win])
+            predicted[f] = blurred[f][win] * gain + offset
+            total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
+        for f in group:
+            for g in group:
+                if f < g:
+                    apart[(f, g)] = apart.get((f, g), 0.0) + float(
+                        (((predicted[f] - predicted[g]) ** 2) * weight).sum()) / noise
+        values += float(weight.sum()) * 3
+    if not values:
+        return None
+    first, second = sorted(total, key=total.__getitem__)[:2]
+    kind, bsize, direction, _k = KERNELS[kern]
+    blur = f"{kind} {bsize:g}" + (f" at {direction:g}" if kind == "smear" else "")
+    return PhotoVerdict(model.tile_names[4 * first], total[first], total[second],
+                        apart[(min(first, second), max(first, second))], values, float(ecc),
+                        blur)
+
+
+def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray,
+          near: int | None = None) -> int:
+    """The kernel (index into KERNELS) under which ``drawn`` fits ``grey`` best on
+    ``shared``: among the neighbours of ``near``, else of the photo's blur, else every
+    kernel (the photo's blur is then this one)."""
+    seen = grey[..., None]
+    scores: dict[int, float] = {}
+
+    def misfit(k: int) -> float:
+        if k not in scores:
+            scores[k] = _light(seen, shared,
+                               cv2.filter2D(drawn, -1, KERNELS[k][3])[..., None])[0]
+        return scores[k]
+
+    start = near if near is not None else photo.blur
+    tried = range(len(KERNELS)) if start is None else _neighbours(start)
+    best = min(tried, key=misfit)
+    best = min(_neighbours(best), key=misfit)
+    if photo.blur is None:
+        photo.blur = best
+    return best
+
+
+def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: np.ndarray,
+               tiles: list[tuple[SquareReading, int]]) -> int | None:
+    """The photo's blur (an index into KERNELS) found on sure ``tiles`` (reading, face):
+    each kernel's misfit on each tile's inside, after ECC, over that tile's best, summed
+    (one tile's odd light or glare does not decide it). None if no tile could be used."""
+    n = model.tile_faces.shape[1]
+    h, w = image.shape[:2]
+    inner = np.zeros((n, n), np.float32)
+    e = max(1, int(n * RIM))
+    inner[e:-e, e:-e] = 255
+    total = np.zeros(len(KERNELS))
+    used = 0
+    for r, f in tiles:
+        face = np.ascontiguousarray(np.rot90(model.tile_faces[f], -int(r.turn or 0)))
+        to_photo = face_to_photo(model, board, homography, r.centre, r.angle)
+        corners = cv2.perspectiveTransform(
+            np.array([[[0, 0], [n, 0], [n, n], [0, n]]], np.float32), to_photo)[0]
+        x0, y0 = (np.floor(corners.min(0)).astype(int) - 6).tolist()
+        x1, y1 = (np.ceil(corners.max(0)).astype(int) + 6).tolist()
+        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            continue
+        grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+        size = (x1 - x0, y1 - y0)
+        local = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ to_photo
+        drawn = cv2.warpPerspective(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                                    local, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        mask = cv2.warpPerspective(inner, local, size, flags=cv2.INTER_LINEAR) > 200
+        try:
+            ecc, warp = cv2.findTransformECC(drawn, grey, _start(),
+                                             MOTION, _ECC_STOP,
+                                             mask.astype(np.uint8), 3)
+        except cv2.error:
+            continue
+        if ecc < MIN_ECC or not _near_start(warp):
+            continue
+        placed = _as3(warp) @ local
+        drawn = cv2.warpPerspective(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                                    placed, size, flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+        mask = cv2.warpPerspective(inner, placed, size, flags=cv2.INTER_LINEAR) > 200
+        misfit = np.array([_light(grey[..., None], mask,
+                                  cv2.filter2D(drawn, -1, k[3])[..., None])[0]
+                           for k in KERNELS])
+        total += misfit / max(float(misfit.min()), 1e-6)
+        used += 1
+    return int(np.argmin(total)) if used else None
+
+
+def _sure_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
+                ) -> list[tuple[SquareReading, int]]:
+    """The photo's surely named tiles whose face is known, in square order."""
+    return [(r, faces[(r.name, r.season)]) for r in readings
+            if r.kind == "tile" and not r.reason and r.season is not None
+            and r.name is not None and (r.name, r.season) in faces]
+
+
+def exam(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+         sure: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int]
+         ) -> list[float]:
+    """The drawings tried on up to EXAM of the photo's sure tiles (spread over the board)
+    as if each were in doubt among its fruits: for each, how clearly its own name wins
+    (the verdict's z; negative when another fruit fits better). A photo whose drawings
+    do not name its sure tiles clearly is not one to settle doubts in."""
+    step = max(1, len(sure) // EXAM)
+    out: list[float] = []
+    for r, f in sure[::step][:EXAM]:
+        group = group_of((r.name,), r.season, faces) if r.name and r.season else [f]
+        if len(group) < 2:
+            continue
+        verdict = judge(model, board, homography, photo, r, group)
+        if verdict is None:
+            continue
+        out.append(verdict.z if verdict.winner == r.name else -verdict.z)
+    return out
+
+
+def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.ndarray,
+           readings: list[SquareReading]) -> dict[int, PhotoVerdict]:
+    """Settle the look-alike doubts among ``readings`` (their centres in board-image px) by
+    drawing their candidates into ``image``, the photo (see the module's doc), in place: a
+    settled square becomes a tile named by the winner (``distances["photo_drawing"]``).
+    Returns every verdict reached, by square."""
+    out: dict[int, PhotoVerdict] = {}
+    if not PHOTO_DRAWING or len(model.tile_faces) * 4 != len(model.tile_names):
+        return out
+    faces = {(model.tile_names[4 * f], model.tile_seasons[4 * f]): f
+             for f in range(len(model.tile_faces))}
+    doubts = [(i, group_of(r.candidates, r.season, faces)) for i, r in enumerate(readings)
+              if r.lookalike_doubt and r.season is not None]
+    doubts = [(i, g) for i, g in doubts if len(g) >= 2]
+    if not doubts:
+        return out
+    photo = _Photo(image)
+    sure = _sure_tiles(readings, faces)
+    by_confidence = sorted(sure, key=lambda t: -t[0].confidence)[:BLUR_TILES]
+    photo.blur = photo_blur(model, board, homography, image, by_confidence)
+    marks = exam(model, board, homography, photo, sure, faces)
+    passed = len(marks) >= EXAM_MIN and min(marks) >= EXAM_Z
+    for i, group in doubts:
+        r = readings[i]
+        verdict = judge(model, board, homography, photo, r, group)
+        if verdict is None:
+            continue
+        settled = (passed and verdict.winner == r.candidates[0] and verdict.ecc >= MIN_ECC
+                   and verdict.fit <= MAX_FIT and verdict.z >= MIN_Z
+                   and LEAN_MIN <= verdict.lean <= LEAN_MAX)
+        verdict = replace(verdict, settled=settled)
+        out[i] = verdict
+        r.distances["photo_z"] = round(verdict.z, 2)
+        r.distances["photo_lean"] = round(verdict.lean, 3)
+        if settled:
+            r.kind, r.reason, r.candidates = "tile", "", ()
+            r.name = verdict.winner
+            r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
+            r.distances["photo_drawing"] = 1.0
+    return out

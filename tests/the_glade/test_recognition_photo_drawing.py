@@ -1,0 +1,211 @@
+"""Look-alike doubts settled by drawing each candidate into the photo (photo_drawing, #20).
+
+Round trips through the simulator on an art family built here and never tuned on (730520:
+fruit 0.07 of the tile, a few photo pixels): each tile's own face, drawn into the photo
+where the board's homography puts it, must out-fit the faces with its other fruits; the
+settling rule must name a doubt only as its rules say (the reader's first candidate, a
+photo whose sure tiles the drawings name right).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from companion.the_glade.names import Square
+from companion.the_glade.recognition import photo_drawing, sim
+from companion.the_glade.recognition.enrol import tile_drawn
+from companion.the_glade.recognition.families import family_pack
+from companion.the_glade.recognition.reader import SquareReading
+
+FAMILY = 730520
+FRUITS = photo_drawing.FRUITS
+
+
+@pytest.fixture(autouse=True)
+def switched_on(monkeypatch) -> None:
+    """The step is built and off by default (see photo_drawing.PHOTO_DRAWING): on here."""
+    monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", True)
+
+
+@pytest.fixture(scope="module")
+def table(request):
+    """A 7x7 board of the family laid straight (no jitter: a reading's place is the
+    square's centre), its photo, truth, a model stub with the pack's own faces."""
+    pack = family_pack(FAMILY)
+    board = pack.board_for(7, 7)
+    state = sim.random_forest(np.random.default_rng(11), board.geometry, pack, fill=0.8)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(sim, "board_scene", partial(sim.board_scene, askew=0.0, offset=0.0))
+    try:
+        photo, truth = sim.render_photo(pack, state, 4242)
+    finally:
+        mp.undo()
+    names = [n for t in pack.tiles for n in [t.tile] * 4]
+    seasons = [s for t in pack.tiles for s in [t.season] * 4]
+    model = SimpleNamespace(tile_faces=np.stack([tile_drawn(t.image, pack.tile_size)
+                                                 for t in pack.tiles]),
+                            tile_names=names, tile_seasons=seasons, tile_size=pack.tile_size)
+    faces = {(t.tile, t.season): f for f, t in enumerate(pack.tiles)}
+    return SimpleNamespace(pack=pack, board=SimpleNamespace(grid=board.grid), photo=photo,
+                           truth=truth, model=model, faces=faces,
+                           homography=np.array(truth["homography"]))
+
+
+def _reading(t, square: str, name: str, kind: str = "tile", **kw) -> SquareReading:
+    r = SquareReading(square, kind, name, t.truth["turns"][square], t.truth["seasons"][square],
+                      confidence=1.0, **kw)
+    r.centre = sim.square_centre(t.board.grid, Square.parse(square))
+    return r
+
+
+def _siblings(name: str) -> list[str]:
+    creature, fruit, leaf = name.split("/")
+    return [f"{creature}/{f}/{leaf}" for f in FRUITS if f != fruit]
+
+
+def _board(t) -> list[SquareReading]:
+    """Every tile read surely with its true name, every other square empty."""
+    tiles = t.truth["forest"]["tiles"]
+    out = []
+    for r in range(7):
+        for c in range(7):
+            sq = f"{chr(65 + c)}{r + 1}"
+            out.append(_reading(t, sq, tiles[sq]) if sq in tiles
+                       else SquareReading(sq, "empty"))
+    return out
+
+
+def _tiles(t, count: int) -> list[str]:
+    inner = [s for s in sorted(t.truth["forest"]["tiles"])
+             if s[0] not in "AG" and s[1:] not in ("1", "7")]
+    return inner[:count]
+
+
+def test_each_tile_s_own_fruit_outfits_its_other_fruits(table) -> None:
+    """Every inner tile judged among its four fruits (its own listed second) is named
+    right, clearly (z) and where its drawing predicts (lean near 1); a tile under the
+    photo's glare may go unjudged (its fruit washed out), not misjudged."""
+    photo = photo_drawing._Photo(table.photo)
+    judged = 0
+    for square in _tiles(table, 8):
+        name = table.truth["forest"]["tiles"][square]
+        season = table.truth["seasons"][square]
+        group = photo_drawing.group_of((*_siblings(name)[:1], name), season, table.faces)
+        assert len(group) == 4
+        v = photo_drawing.judge(table.model, table.board, table.homography, photo,
+                                _reading(table, square, name), group)
+        if v is None:
+            continue
+        judged += 1
+        assert v.winner == name, (square, v)
+        assert v.z >= photo_drawing.MIN_Z and photo_drawing.LEAN_MIN <= v.lean \
+            <= photo_drawing.LEAN_MAX, (square, v)
+        assert v.ecc >= photo_drawing.MIN_ECC
+    assert judged >= 6
+
+
+def test_a_reading_placed_two_pixels_off_is_aligned_again(table) -> None:
+    square = _tiles(table, 1)[0]
+    name = table.truth["forest"]["tiles"][square]
+    r = _reading(table, square, name)
+    r.centre = (r.centre[0] + 2.0, r.centre[1] - 2.0)
+    group = photo_drawing.group_of((name,), r.season, table.faces)
+    v = photo_drawing.judge(table.model, table.board, table.homography,
+                            photo_drawing._Photo(table.photo), r, group)
+    assert v is not None and v.winner == name and v.z >= photo_drawing.MIN_Z
+
+
+def _doubt(table, square: str, first: str, second: str) -> list[SquareReading]:
+    readings = _board(table)
+    i = next(k for k, r in enumerate(readings) if r.square == square)
+    readings[i] = _reading(table, square, first, kind="uncertain",
+                           reason=f"looks like {first} or {second}", candidates=(first, second))
+    return readings
+
+
+def test_a_doubt_whose_first_candidate_the_drawings_name_is_settled(table) -> None:
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    readings = _doubt(table, square, name, _siblings(name)[0])
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    r = next(r for r in readings if r.square == square)
+    assert [readings[i].square for i, v in out.items() if v.settled] == [square]
+    assert (r.kind, r.name, r.reason, r.candidates) == ("tile", name, "", ())
+    assert r.distances["photo_drawing"] == 1.0
+
+
+def test_the_second_candidate_is_never_named_by_the_drawings_alone(table) -> None:
+    """Two looks must agree: the drawings naming the reader's second candidate leave the
+    doubt as it is (see the module's doc)."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    readings = _doubt(table, square, _siblings(name)[0], name)
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    r = next(r for r in readings if r.square == square)
+    assert r.kind == "uncertain" and r.candidates == (_siblings(name)[0], name)
+    assert not any(v.settled for v in out.values())
+    assert out  # judged, and the verdict names the truth
+    assert next(iter(out.values())).winner == name
+
+
+def test_a_doubt_between_two_wrong_fruits_stays(table) -> None:
+    square = _tiles(table, 3)[2]
+    name = table.truth["forest"]["tiles"][square]
+    a, b = _siblings(name)[:2]
+    readings = _doubt(table, square, a, b)
+    photo_drawing.settle(table.model, table.board, table.homography, table.photo, readings)
+    assert next(r for r in readings if r.square == square).kind == "uncertain"
+
+
+def test_a_photo_whose_sure_tiles_the_drawings_contradict_settles_nothing(table) -> None:
+    """The exam: sure tiles given another fruit's name (as a misread photo would) make the
+    drawings disagree with them, so the photo's doubts are left alone."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    readings = _doubt(table, square, name, _siblings(name)[0])
+    for r in readings:
+        if r.kind == "tile" and r.square != square:
+            r.name = _siblings(r.name)[0]
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    assert not any(v.settled for v in out.values())
+    assert next(r for r in readings if r.square == square).kind == "uncertain"
+
+
+def test_switched_off_or_without_faces_nothing_is_judged(table, monkeypatch) -> None:
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    readings = _doubt(table, square, name, _siblings(name)[0])
+    monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", False)
+    assert photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                                readings) == {}
+    monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", True)
+    bare = SimpleNamespace(**{**vars(table.model),
+                              "tile_faces": np.zeros((0, 1, 1, 3), np.uint8)})
+    assert photo_drawing.settle(bare, table.board, table.homography, table.photo,
+                                readings) == {}
+
+
+def test_a_tile_off_the_photo_s_edge_is_not_judged(table) -> None:
+    square = _tiles(table, 1)[0]
+    name = table.truth["forest"]["tiles"][square]
+    r = _reading(table, square, name)
+    r.centre = (-5000.0, -5000.0)
+    group = photo_drawing.group_of((name,), r.season, table.faces)
+    assert photo_drawing.judge(table.model, table.board, table.homography,
+                               photo_drawing._Photo(table.photo), r, group) is None
+
+
+def test_kernels_and_their_neighbours() -> None:
+    """Every kernel sums to 1; a kernel's neighbours include itself and stay of its kind."""
+    for k, (kind, _size, _a, kern) in enumerate(photo_drawing.KERNELS):
+        assert abs(float(kern.sum()) - 1.0) < 1e-4
+        near = photo_drawing._neighbours(k)
+        assert k in near
+        assert {photo_drawing.KERNELS[j][0] for j in near} == {kind}
