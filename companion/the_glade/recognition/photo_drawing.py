@@ -64,8 +64,9 @@ if TYPE_CHECKING:
 
 #: Settle look-alike doubts by drawing the candidates into the photo (read_board calls it).
 #: Off: on normal photos of tuning families (8 + 2 photos each of 8059, 8054, 8036, 8035,
-#: 8043, 8042, 1, 44, 54, 61, 80, 81; 2026-12-04 night, these rules) it settled 78 of 409
-#: doubts but named one square wrong (8059: a blackberry read as an acorn with z 6.3); over
+#: 8043, 8042, 1, 44, 54, 61, 80, 81, 121, 198, 287; 2026-12-04 night) wrong / uncertain /
+#: exactly right went 13 / 795 / 40 -> 14 / 683 / 45: one square more named wrong (8059: a
+#: blackberry read as an acorn with z 6.3, the rules' MAX_TURN/MAX_MOVE not yet in); over
 #: 579 look-alike doubts of tuning photos studied apart, wrong verdicts reached z 15.8 with
 #: every other sign normal. Why: restricted to the pixels where the fruits differ, the
 #: simulator's own noise-free render of the true fruit is often hardly nearer the photo than
