@@ -24,7 +24,7 @@ from companion.the_glade.recognition import close_calls, drawn_parts, photo_exem
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import _pair_lookup
 from companion.the_glade.recognition.families import HELD_OUT_FROM, TUNING_FAMILIES
-from companion.the_glade.recognition.lookalikes import turned_patch
+from companion.the_glade.recognition.lookalikes import PairVerdict, turned_patch
 from companion.the_glade.recognition.model import FINE, TILE_INSET, Model, load_model, save_model
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.reader import POOR_PHOTO, BoardReading, read_board
@@ -186,3 +186,78 @@ def test_a_photo_called_poor_is_left_as_it_is(setting, monkeypatch) -> None:
     assert not verdicts and after[i].kind == "uncertain"
     verdicts, after = _settle(given)  # the photo as it is: settled
     assert verdicts[i].settled and after[i].kind == "tile"
+
+
+def test_a_learnt_pair_against_the_drawings_keeps_the_doubt(setting, monkeypatch) -> None:
+    """The drawings settle the doubt only when the learnt pair of its two candidates does
+    not name the other one by PAIR_AGAINST spreads (drawn_parts.PAIR_GUARD): with the pair
+    made to name the other candidate that far, the doubt stays; a pair naming it by less,
+    or the guard off, lets the drawings settle it."""
+    _pack, model, photo, truth = setting
+    _, given = _read(model, photo, monkeypatch, drawn=False)
+    i = next(k for k, r in enumerate(given[2]) if r.square == SQUARE)
+    _index, faces = _pair_lookup(model, cache_for(model))
+    doubt = given[2][i]
+    winner = faces[(truth["forest"]["tiles"][SQUARE], doubt.season)]
+    other = next(faces[(n, doubt.season)] for n in doubt.candidates
+                 if faces[(n, doubt.season)] != winner)
+
+    def pair_naming(face: int, by: float):  # type: ignore[no-untyped-def]
+        def fake(*_args, **_kw):  # type: ignore[no-untyped-def]
+            return PairVerdict(face, winner if face == other else other, 1.0, 1.0 + by)
+        return fake
+
+    for face, by, guard, settled in ((other, drawn_parts.PAIR_AGAINST + 0.5, True, False),
+                                     (other, drawn_parts.PAIR_AGAINST - 0.5, True, True),
+                                     (winner, 9.0, True, True),
+                                     (other, drawn_parts.PAIR_AGAINST + 0.5, False, True)):
+        monkeypatch.setattr(drawn_parts, "PAIR_GUARD", guard)
+        monkeypatch.setattr(drawn_parts, "judge_pair", pair_naming(face, by))
+        _verdicts, readings = _settle(given)
+        assert (readings[i].kind == "tile") == settled
+        if settled:
+            assert readings[i].name == truth["forest"]["tiles"][SQUARE]
+        else:
+            assert readings[i].kind == "uncertain" and set(readings[i].candidates) == set(
+                doubt.candidates)
+
+
+def test_leaf_rivals_are_the_same_creature_and_fruit_on_another_leaf() -> None:
+    faces = {("mouse/acorn/oak", "spring"): 0, ("mouse/acorn/beech", "spring"): 1,
+             ("mouse/acorn/maple", "summer"): 2, ("mouse/hazelnut/oak", "spring"): 3,
+             ("toad/acorn/beech", "spring"): 4, ("mouse/acorn/maple", "spring"): 5}
+    assert drawn_parts.leaf_rivals(faces, "mouse/acorn/oak", "spring") == [1, 5]
+    assert drawn_parts.leaf_rivals(faces, "mouse/acorn/maple", "summer") == []
+    assert drawn_parts.leaf_rivals(faces, "a-tile-named-otherwise", "spring") == []
+
+
+def test_a_rival_leaf_fitting_as_well_keeps_the_doubt(setting, monkeypatch) -> None:
+    """The drawings name the fruit, not the leaf: with a face of the same creature and fruit
+    on another leaf whose drawing fits the tile as well (drawn_parts.LEAF_CHECK), the doubt
+    stays; fitting clearly worse (under LEAF_RATIO), or the check off, it is settled."""
+    _pack, model, photo, truth = setting
+    _, given = _read(model, photo, monkeypatch, drawn=False)
+    i = next(k for k, r in enumerate(given[2]) if r.square == SQUARE)
+    _index, faces = _pair_lookup(model, cache_for(model))
+    doubt = given[2][i]
+    winner = faces[(truth["forest"]["tiles"][SQUARE], doubt.season)]
+    rival = next(f for f in range(len(model.tile_faces)) if f != winner
+                 and f not in {faces[(n, doubt.season)] for n in doubt.candidates})
+    real = drawn_parts.judge
+
+    def judging(share: float):  # type: ignore[no-untyped-def]
+        def judge(model, photo, fine, at, turn, candidates):  # type: ignore[no-untyped-def]
+            if candidates == [winner, rival]:  # the leaf check: the rival fits this well
+                return {winner: 1.0, rival: 1.0 / share}, 1.0, "round 1", 0.1
+            return real(model, photo, fine, at, turn, candidates)
+        return judge
+
+    monkeypatch.setattr(drawn_parts, "leaf_rivals", lambda *_a: [rival])
+    for share, check, settled in ((1.0, True, False), (drawn_parts.LEAF_RATIO + 0.1, True, False),
+                                  (drawn_parts.LEAF_RATIO - 0.1, True, True), (1.0, False, True)):
+        monkeypatch.setattr(drawn_parts, "LEAF_CHECK", check)
+        monkeypatch.setattr(drawn_parts, "judge", judging(share))
+        _verdicts, readings = _settle(given)
+        assert (readings[i].kind == "tile") == settled
+        if settled:
+            assert readings[i].name == truth["forest"]["tiles"][SQUARE]
