@@ -209,3 +209,24 @@ def test_kernels_and_their_neighbours() -> None:
         near = photo_drawing._neighbours(k)
         assert k in near
         assert {photo_drawing.KERNELS[j][0] for j in near} == {kind}
+
+
+def test_a_doubt_on_the_wrong_leaf_is_not_settled(table) -> None:
+    """Both candidates on another leaf than the tile's: the fruits' comparison names the
+    first (its fruit is right), and the leaf check finds the true leaf fits better."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    creature, fruit, leaf = name.split("/")
+    other = next(lf for lf in ("beech", "horse-chestnut", "maple", "oak") if lf != leaf)
+    wrong = f"{creature}/{fruit}/{other}"
+    readings = _doubt(table, square, wrong, _siblings(wrong)[0])
+    photo_drawing.settle(table.model, table.board, table.homography, table.photo, readings)
+    r = next(r for r in readings if r.square == square)
+    assert r.kind == "uncertain" and r.candidates[0] == wrong
+    # the check itself: among the leaves of the wrong name, the true leaf fits best
+    leaves = photo_drawing.leaves_of(wrong, r.season, table.faces)
+    assert len(leaves) == 4 and table.faces[(name, r.season)] in leaves
+    v = photo_drawing.judge(table.model, table.board, table.homography,
+                            photo_drawing._Photo(table.photo), _reading(table, square, wrong),
+                            leaves)
+    assert v is not None and v.winner == name

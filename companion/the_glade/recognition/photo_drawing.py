@@ -40,6 +40,12 @@ So each look-alike doubt is drawn into the photo:
    if it were in doubt among its fruits, with z of at least EXAM_Z; a photo where they
    cannot (an art whose fruits the drawings do not separate there, a blur found wrong) has
    no doubt settled.
+7. **Tiny print is softer**: a few-pixel fruit is softer in a photo than the tile's large
+   shapes say (lens, sensor, JPEG's halved colour, resampling); drawn sharper, two fruits
+   look further apart than the photo can show them and a wrong fruit wins "clearly". So an
+   extra round blur (one of SOFTEN) is chosen where the exam tiles' own fruits fit best.
+8. **The leaf**: the fruits' comparison does not judge the leaf (it came from the looks):
+   a face of the winner's creature and fruit on another leaf that fits better vetoes it.
 
 Thresholds were chosen on tuning families only (see the constants); the step runs after
 the reader's other steps, on the doubts they leave, at a few ms to a few tens of ms each.
@@ -54,6 +60,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from companion.the_glade.names import LEAVES
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import PAD
 from companion.the_glade.recognition.model import CELL_PX, FINE, Model
@@ -90,8 +97,16 @@ LEAN_MAX = 1.5
 EXAM = 8
 EXAM_MIN = 4
 EXAM_Z = 2.0
+#: A doubt settled to a name is vetoed when a face of its creature and fruit on another
+#: leaf fits the photo better (leaves_of): the fruits' comparison does not judge the leaf.
+LEAF_CHECK = True
 #: The photo's blur is found on its BLUR_TILES surest tiles.
 BLUR_TILES = 8
+#: The extra round blur of tiny print (photo px) is one of SOFTEN, found on SOFTEN_TILES
+#: of the exam's tiles (soften()); SOFTEN_ON False: none.
+SOFTEN = (0.0, 0.4, 0.7, 1.0, 1.3, 1.6)
+SOFTEN_TILES = 4
+SOFTEN_ON = True
 #: Pixels where two candidates' drawings differ by more than this (0..255, any colour).
 DIFFER = 25.0
 #: Share of the tile's side kept off its rim (the rim and the drop shadow are not drawn).
@@ -157,6 +172,9 @@ class PhotoVerdict:
     ecc: float
     blur: str
     settled: bool = False
+    #: the first face's squared misfit where the faces differ, in grey levels (not noise
+    #: units): what the photo's softening of tiny print is chosen by
+    raw: float = 0.0
 
     @property
     def fit(self) -> float:
@@ -185,6 +203,8 @@ class _Photo:
 
     image: np.ndarray
     blur: int | None = None
+    #: the extra round blur (photo px) of tiny print, over the photo's blur (see soften)
+    soften: float = 0.0
 
 
 def _light(patch: np.ndarray, mask: np.ndarray, drawn: np.ndarray
@@ -327,11 +347,13 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     kern = _blur(photo, grey, cv2.cvtColor(shown[group[0]], cv2.COLOR_BGR2GRAY), shared,
                  near=kern)
     blurred = {f: cv2.filter2D(shown[f], -1, KERNELS[kern][3]) for f in group}
+    if photo.soften:  # tiny print is softer in the photo than the large shapes say
+        blurred = {f: cv2.GaussianBlur(b, (0, 0), photo.soften) for f, b in blurred.items()}
     count, labels, stats, _centres = cv2.connectedComponentsWithStats(
         (draw(diff, placed) > DIFFER).astype(np.uint8))
     total = dict.fromkeys(group, 0.0)
     apart: dict[tuple[int, int], float] = {}
-    values = 0.0
+    values = raw = 0.0
     for c in range(1, count):
         x, y, ww, hh, area = (int(v) for v in stats[c])
         if area < 4:
@@ -352,6 +374,7 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
             _m, gain, offset = _light(seen, shared[win], blurred[f][win])
             predicted[f] = blurred[f][win] * gain + offset
             total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
+        raw += float((((seen - predicted[group[0]]) ** 2) * weight).sum())
         for f in group:
             for g in group:
                 if f < g:
@@ -365,7 +388,7 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     blur = f"{kind} {bsize:g}" + (f" at {direction:g}" if kind == "smear" else "")
     return PhotoVerdict(model.tile_names[4 * first], total[first], total[second],
                         apart[(min(first, second), max(first, second))], values, float(ecc),
-                        blur)
+                        blur, raw=raw)
 
 
 def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray,
@@ -440,6 +463,46 @@ def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: n
     return int(np.argmin(total)) if used else None
 
 
+def soften(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+           tiles: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int]
+           ) -> float:
+    """The extra round blur (one of SOFTEN, photo px) under which sure ``tiles``' own
+    fruits, drawn over the photo's blur, fit the photo best where their fruits differ: a
+    small print is softer in a photo than the tile's large shapes say (the lens, the
+    sensor, JPEG's halved colour, resampling), and a drawing kept sharper makes two
+    fruits look further apart than the photo can show them."""
+    if not SOFTEN_ON:
+        return 0.0
+    misfit = dict.fromkeys(SOFTEN, 0.0)
+    for r, _f in tiles[:SOFTEN_TILES]:
+        group = group_of((r.name,), r.season, faces) if r.name and r.season else []
+        if len(group) < 2:
+            continue
+        for sigma in SOFTEN:
+            photo.soften = sigma
+            verdict = judge(model, board, homography, photo, r, group)
+            if verdict is None:
+                break
+            misfit[sigma] += verdict.raw
+    photo.soften = 0.0
+    return min(SOFTEN, key=misfit.__getitem__)
+
+
+def leaves_of(name: str, season: str, faces: dict[tuple[str, str], int]) -> list[int]:
+    """Face ``name`` then every face of its creature and fruit on another leaf (at
+    ``season``): what a doubt's name is checked against, since its leaf came from the
+    looks and the fruits' comparison does not judge it."""
+    out = [faces[(name, season)]] if (name, season) in faces else []
+    parts = name.split("/")
+    if out and len(parts) == 3:
+        creature, fruit, _leaf = parts
+        for leaf in LEAVES:
+            f = faces.get((f"{creature}/{fruit}/{leaf}", season))
+            if f is not None and f not in out:
+                out.append(f)
+    return out
+
+
 def _sure_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
                 ) -> list[tuple[SquareReading, int]]:
     """The photo's surely named tiles whose face is known, in square order."""
@@ -488,6 +551,8 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
     sure = _sure_tiles(readings, faces)
     by_confidence = sorted(sure, key=lambda t: -t[0].confidence)[:BLUR_TILES]
     photo.blur = photo_blur(model, board, homography, image, by_confidence)
+    step = max(1, len(sure) // EXAM)
+    photo.soften = soften(model, board, homography, photo, sure[::step], faces)
     marks = exam(model, board, homography, photo, sure, faces)
     passed = len(marks) >= EXAM_MIN and min(marks) >= EXAM_Z
     for i, group in doubts:
@@ -498,6 +563,11 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         settled = (passed and verdict.winner == r.candidates[0] and verdict.ecc >= MIN_ECC
                    and verdict.fit <= MAX_FIT and verdict.z >= MIN_Z
                    and LEAN_MIN <= verdict.lean <= LEAN_MAX)
+        if settled and LEAF_CHECK and r.season is not None:
+            leaves = leaves_of(verdict.winner, r.season, faces)
+            other = (judge(model, board, homography, photo, r, leaves)
+                     if len(leaves) >= 2 else None)
+            settled = other is None or other.winner == verdict.winner
         verdict = replace(verdict, settled=settled)
         out[i] = verdict
         r.distances["photo_z"] = round(verdict.z, 2)
