@@ -78,6 +78,11 @@ VARIANTS: dict[str, Config] = {
     "look64g8": Config("look64g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), lookahead=64),
     "first32g8": Config("first32g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), first_layer=32),
     "plain": Config("plain", PLAIN_LADDER),
+    # width 32 and wider from the start (not adopted): alone it found a 16 on 2 of the 9
+    # training Ant deals (seeds 100-129) HEAD's pair leaves unproven within 2.5 CPU s (3 of
+    # 9 within 3 s), but as the second search instead of ``from4g8`` it proved 19/30 of those
+    # Ant deals against 19/30, run at the same time (2026-12-04, load 12-15)
+    "w32": Config("w32", tuple(Beam(w) for w in BEAM_WIDTHS if w >= 32)),
 }
 #: The configuration of each search of a portfolio: search 0 (the parent's) the solver's own,
 #: search ``k`` the ``k``-th name (beyond the list, round again from its second). Chosen by
