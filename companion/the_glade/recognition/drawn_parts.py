@@ -69,7 +69,9 @@ if TYPE_CHECKING:
 #: (each from its own directory, the same enrolled models): fresh 8060-8064 (never run
 #: before) normal 0/83/100 -> 0/74/101 (8063 55 -> 51 doubts, 8064 14 -> 9), hard
 #: 13/356/13 -> 13/355/13, the same squares wrong; 8030-8034 hard 6/148/15 both (with the
-#: guard alone 7/148/15: see LEAF_CHECK).
+#: guard alone 7/148/15: see LEAF_CHECK); tuning 8042, 8043, 8035, 8036 (8 + 2 normal
+#: photos each) 7/142/9 -> 7/132/12, hard (8 each) 8/405/0 -> 8/400/1. Scan CPU on those
+#: normal photos, old and new run side by side (load 12-14): median 0.312 -> 0.331 s.
 DRAWN = True
 #: The settle (see the module's doc): the best candidate's misfit at most RATIO times the
 #: runner-up's, the photo leaning LEAN_MIN..LEAN_MAX of the way from the runner-up's
