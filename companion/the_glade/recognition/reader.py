@@ -672,8 +672,11 @@ PAIR_WITH_LOOK = True
 #: many spreads from one. Hard photos (seed 9000) of tuning families 1-8, 8000-8004,
 #: 8035, 8036, 8042 and 8043: the pairs settled 30 close calls, 8 wrong, 7 of those with
 #: the closer look misfitting 1.1-22.6, the right ones over 1.0 11 times; 8045-8049 (seen):
-#: 5 settled, all right, 2 over 1.0. Built and off (PAIR_NOISE False): measured on no
-#: fresh set.
+#: 5 settled, all right, 2 over 1.0. Wrong / uncertain / boards exactly right with it on
+#: (BARE_LIKE and BARE_PRINT on): hard tuning photos (those 17 families, 136 photos) 17 /
+#: 887 / 40 -> 13 / 913 / 40 (1 -> 0 on family 1, 3 -> 2 on 8036, 2 -> 0 on 8042; 8036 +12
+#: doubts as a photo turns poor), 8045-8049 hard 5 / 259 / 9 -> 5 / 261 / 9. Built and off
+#: (PAIR_NOISE False): measured on no fresh set.
 PAIR_NOISE = False
 PAIR_MAX_NOISE = 1.0
 
