@@ -15,7 +15,10 @@ seconds does not depend on how long it was given (one long run measures every sh
    tied on guess, those whose bound is 16 first: :meth:`Solver.keep`). They expand turns
    *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
    growing step only from the :data:`GROWERS` most promising gardens (the growing sequences
-   are most of a full expansion's cost);
+   are most of a full expansion's cost). Each leaf's sunlight phase is searched within
+   :data:`BEAM_SUN_NODES` nodes (and, when :data:`SUN_TIE_NODES` is set, off by default,
+   again within that many when the search was cut short at the best plan's score below its
+   bound);
 3. a depth-first branch and bound over whole turns with full expansions, children in ``guess``
    order, cutting every state whose bound cannot beat the best plan, with a transposition table
    of states searched to the end (a state is settled also when one with the same garden and a
@@ -170,6 +173,15 @@ POLISH_NODES = 300
 POLISH_FIRST = False
 #: Sunlight-search nodes for each leaf of a beam (the branch and bound gives each 400).
 BEAM_SUN_NODES = 100
+#: Sunlight-search nodes for a leaf whose search within a smaller budget was cut short at the
+#: best plan's score, below its bound (:meth:`Search.finish`; 0: none, the default). Only a
+#: new best plan is searched further (:data:`POLISH_NODES`), so a beam that reaches a 16 while
+#: holding a 15 may lose it to the 100-node budget: on training Ant seeds 100-129, 6 leaves of
+#: Ant 104 (15 within 100 nodes, 16 within 20,000). With 300 the single solver proved Ant 100,
+#: 102, 104 and 107 at 2.5 CPU s, and the default pair 51/60 against 49/60 on training Ant and
+#: Worm seeds 100-129; but on the benchmark's 200 (2026-12-04 23:46-23:57, beside 3b4add3's
+#: tree) 178 against 179 proven: not adopted.
+SUN_TIE_NODES = 0
 #: The largest node budget of one sunlight search when a finished pass is repeated.
 SUN_NODES_MAX = 100_000
 #: Turn outcomes kept in the expansion caches (all lists together) before they are emptied:
@@ -296,6 +308,15 @@ class Search:
         if len(self.sun.memo) > _MEMO_LIMIT:
             self.sun.memo.clear()
         value, path, exact, high = self.sun.solve(state, alpha)
+        if (not exact and 0 <= alpha <= value < high
+                and self.sun.node_limit < SUN_TIE_NODES):
+            # a leaf as good as the best plan, cut short where it may still beat it: the
+            # beams' small budget (BEAM_SUN_NODES) must not lose its better finish
+            limit, self.sun.node_limit = self.sun.node_limit, SUN_TIE_NODES
+            try:
+                value, path, exact, high = self.sun.solve(state, alpha)
+            finally:
+                self.sun.node_limit = limit
         if not exact:
             self.unproven = max(self.unproven, high)
         return value, path

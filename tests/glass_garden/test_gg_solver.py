@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import json
+from pathlib import Path
+
 import pytest
 
 from companion.errors import StateError
+from companion.glass_garden import actions, solver
 from companion.glass_garden.actions import Done
 from companion.glass_garden.bound import upper_bound
 from companion.glass_garden.deck import load_deck
-from companion.glass_garden.game import new_game
+from companion.glass_garden.game import OVER, SUNLIGHT, State, new_game
 from companion.glass_garden.solver import greedy, quick_turn, solve
 from companion.glass_garden.tracker import GameTracker
 from companion.glass_garden.turns import SunlightSolver, turn_outcomes
@@ -177,3 +182,43 @@ def test_light_expansions_of_each_growers_count_are_kept_apart() -> None:
     assert {k for k, _ in few} <= {k for k, _ in more}
     assert set(dict(few)) == set(expand.outcomes(s, growers=8))
     assert search.light(s, 8) is few and search.light(s, 16) is more
+
+
+
+def _known_sunlight(critter: str, seed: int) -> State:
+    """The sunlight phase of the deal's best-known plan (its actions read with literals
+    only)."""
+    rows = json.loads((Path(__file__).resolve().parents[2] / "benchmarks"
+                       / "glass_garden_best_known.json").read_text())
+    row = next(r for r in rows if (r["critter"], r["seed"]) == (critter, seed))
+    state = new_game(load_deck(), critter, seed=seed)
+    for text in row["plan"][:9]:
+        for part in text.split(";"):
+            call = ast.parse(part.strip(), mode="eval").body
+            assert isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            state = state.apply(getattr(actions, call.func.id)(
+                **{k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg}))
+    return state
+
+
+def test_a_leaf_cut_short_at_the_best_score_gets_the_tie_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ant 28's best-known plan at its sunlight phase: within the beams' 100 nodes the search
+    finds 15 and is cut short below its bound; asked to beat a best plan of 15, the leaf is
+    searched again with SUN_TIE_NODES (off by default) and its 16 found (without it, the beam
+    keeps 15 and loses the 16 it reached)."""
+    state = _known_sunlight("Ant", 28)
+    assert state.phase == SUNLIGHT and upper_bound(state) == 16
+    monkeypatch.setattr(solver, "SUN_TIE_NODES", 0)
+    cut = solver.Search(sun_nodes=solver.BEAM_SUN_NODES)
+    assert cut.finish(state, 15)[0] == 15 and cut.unproven == 16
+    monkeypatch.setattr(solver, "SUN_TIE_NODES", 300)
+    tie = solver.Search(sun_nodes=solver.BEAM_SUN_NODES)
+    value, path = tie.finish(state, 15)
+    assert value == 16 and tie.sun.node_limit == solver.BEAM_SUN_NODES
+    for action in path:
+        state = state.apply(action)
+    assert state.phase == OVER and state.score() == 16
+    # below the best plan's score nothing is searched again
+    low = solver.Search(sun_nodes=solver.BEAM_SUN_NODES)
+    assert low.finish(_known_sunlight("Ant", 28), 16)[0] < 16 and low.sun.nodes <= 1
