@@ -102,6 +102,31 @@ def line_kernel(length: float, angle: float) -> np.ndarray:
     return kern / kern.sum()
 
 
+def kernel_bank(rounds: tuple[float, ...], smears: tuple[int, ...], step: float,
+                reach: int = 0, smooth: float = 0.0
+                ) -> list[tuple[str, float, float, np.ndarray]]:
+    """Blurs to try on a drawing, as (kind, size, direction, kernel): a round blur (Gaussian)
+    of each sigma in ``rounds``, then a straight smear of each length in ``smears`` at every
+    ``step`` degrees, drawn 8 times larger and area-reduced (a line ``2 * (length + reach)``
+    of the small kernel's pixels long), optionally smoothed by ``smooth``; each sums to 1."""
+    out: list[tuple[str, float, float, np.ndarray]] = []
+    for s in rounds:
+        k = cv2.getGaussianKernel(int(2 * math.ceil(3 * s) + 1), s)
+        out.append(("round", s, 0.0, (k @ k.T).astype(np.float32)))
+    for length in smears:
+        n = max(5, (length + 3) | 1)
+        for a in np.arange(0.0, 180.0, step):
+            big = np.zeros((n * 8, n * 8), np.float32)
+            c, r, ar = n * 4, (length + reach) * 4, math.radians(float(a))
+            cv2.line(big, (int(c - math.cos(ar) * r), int(c - math.sin(ar) * r)),
+                     (int(c + math.cos(ar) * r), int(c + math.sin(ar) * r)), 1.0, 8)
+            k = cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA)
+            if smooth:
+                k = cv2.GaussianBlur(k, (0, 0), smooth)
+            out.append(("smear", float(length), float(a), (k / k.sum()).astype(np.float32)))
+    return out
+
+
 def _high_pass(gray: np.ndarray) -> np.ndarray:
     return gray - cv2.GaussianBlur(gray, (0, 0), HIGH_PASS)
 

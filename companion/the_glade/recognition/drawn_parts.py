@@ -54,6 +54,7 @@ from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.lookalikes import judge as judge_pair
 from companion.the_glade.recognition.lookalikes import turned_patch
 from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
+from companion.vision.blur import kernel_bank
 from companion.vision.patches import cut, parabola_peak
 
 if TYPE_CHECKING:
@@ -132,27 +133,7 @@ ROUND = (0.35, 0.6, 0.85, 1.1, 1.4, 1.7, 2.1, 2.5, 3.0)
 SMEAR = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 
 
-def _kernels() -> list[tuple[str, float, float, np.ndarray]]:
-    """Round blurs (sigma, fine px) and straight smears (length, direction in degrees):
-    (kind, size, direction, kernel)."""
-    out: list[tuple[str, float, float, np.ndarray]] = []
-    for s in ROUND:
-        k = cv2.getGaussianKernel(int(2 * math.ceil(3 * s) + 1), s)
-        out.append(("round", s, 0.0, (k @ k.T).astype(np.float32)))
-    for length in SMEAR:
-        n = max(5, (length + 3) | 1)
-        for a in range(0, 180, 15):
-            big = np.zeros((n * 8, n * 8), np.float32)
-            c, r, ar = n * 4, length * 4, math.radians(a)
-            cv2.line(big, (int(c - math.cos(ar) * r), int(c - math.sin(ar) * r)),
-                     (int(c + math.cos(ar) * r), int(c + math.sin(ar) * r)), 1.0, 8)
-            k = cv2.GaussianBlur(cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA),
-                                 (0, 0), 0.4)
-            out.append(("smear", float(length), float(a), (k / k.sum()).astype(np.float32)))
-    return out
-
-
-KERNELS = _kernels()
+KERNELS = kernel_bank(ROUND, SMEAR, 15.0, smooth=0.4)
 #: A tile blurred most by the strongest of either kind is beyond what the kernels model:
 #: its doubt is left as it is.
 STRONGEST = {k for k, (kind, size, _a, _k) in enumerate(KERNELS)

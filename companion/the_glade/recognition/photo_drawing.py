@@ -64,6 +64,7 @@ from companion.the_glade.names import LEAVES
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import PAD
 from companion.the_glade.recognition.model import CELL_PX, FINE, Model
+from companion.vision.blur import kernel_bank
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.model import BoardModel
@@ -128,24 +129,7 @@ SMEAR = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
 FRUITS = ("acorn", "blackberry", "hazelnut", "mushroom")
 
 
-def _kernels() -> list[tuple[str, float, float, np.ndarray]]:
-    out: list[tuple[str, float, float, np.ndarray]] = []
-    for s in ROUND:
-        k = cv2.getGaussianKernel(int(2 * math.ceil(3 * s) + 1), s)
-        out.append(("round", s, 0.0, (k @ k.T).astype(np.float32)))
-    for length in SMEAR:
-        n = max(5, (length + 3) | 1)
-        for a in np.arange(0.0, 180.0, 7.5):
-            big = np.zeros((n * 8, n * 8), np.float32)
-            c, r, ar = n * 4, (length - 1) * 4, math.radians(a)
-            cv2.line(big, (int(c - math.cos(ar) * r), int(c - math.sin(ar) * r)),
-                     (int(c + math.cos(ar) * r), int(c + math.sin(ar) * r)), 1.0, 8)
-            k = cv2.resize(big, (n, n), interpolation=cv2.INTER_AREA)
-            out.append(("smear", float(length), float(a), (k / k.sum()).astype(np.float32)))
-    return out
-
-
-KERNELS = _kernels()
+KERNELS = kernel_bank(ROUND, SMEAR, 7.5, reach=-1)
 
 
 def _neighbours(k: int) -> list[int]:
