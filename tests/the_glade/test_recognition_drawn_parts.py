@@ -188,17 +188,24 @@ def test_a_photo_called_poor_is_left_as_it_is(setting, monkeypatch) -> None:
     assert verdicts[i].settled and after[i].kind == "tile"
 
 
-def test_a_learnt_pair_against_the_drawings_keeps_the_doubt(setting, monkeypatch) -> None:
-    """The drawings settle the doubt only when the learnt pair of its two candidates does
-    not name the other one by PAIR_AGAINST spreads (drawn_parts.PAIR_GUARD): with the pair
-    made to name the other candidate that far, the doubt stays; a pair naming it by less,
-    or the guard off, lets the drawings settle it."""
+def _the_doubt(setting, monkeypatch):  # type: ignore[no-untyped-def]
+    """The test photo read with the drawings off: (model, truth, what _read gave, the doubt's
+    square index, the face numbers, the doubt, the true face)."""
     _pack, model, photo, truth = setting
     _, given = _read(model, photo, monkeypatch, drawn=False)
     i = next(k for k, r in enumerate(given[2]) if r.square == SQUARE)
     _index, faces = _pair_lookup(model, cache_for(model))
     doubt = given[2][i]
-    winner = faces[(truth["forest"]["tiles"][SQUARE], doubt.season)]
+    return (model, truth, given, i, faces, doubt,
+            faces[(truth["forest"]["tiles"][SQUARE], doubt.season)])
+
+
+def test_a_learnt_pair_against_the_drawings_keeps_the_doubt(setting, monkeypatch) -> None:
+    """The drawings settle the doubt only when the learnt pair of its two candidates does
+    not name the other one by PAIR_AGAINST spreads (drawn_parts.PAIR_GUARD): with the pair
+    made to name the other candidate that far, the doubt stays; a pair naming it by less,
+    or the guard off, lets the drawings settle it."""
+    _model, truth, given, i, faces, doubt, winner = _the_doubt(setting, monkeypatch)
     other = next(faces[(n, doubt.season)] for n in doubt.candidates
                  if faces[(n, doubt.season)] != winner)
 
@@ -235,12 +242,7 @@ def test_a_rival_leaf_fitting_as_well_keeps_the_doubt(setting, monkeypatch) -> N
     """The drawings name the fruit, not the leaf: with a face of the same creature and fruit
     on another leaf whose drawing fits the tile as well (drawn_parts.LEAF_CHECK), the doubt
     stays; fitting clearly worse (under LEAF_RATIO), or the check off, it is settled."""
-    _pack, model, photo, truth = setting
-    _, given = _read(model, photo, monkeypatch, drawn=False)
-    i = next(k for k, r in enumerate(given[2]) if r.square == SQUARE)
-    _index, faces = _pair_lookup(model, cache_for(model))
-    doubt = given[2][i]
-    winner = faces[(truth["forest"]["tiles"][SQUARE], doubt.season)]
+    model, truth, given, i, faces, doubt, winner = _the_doubt(setting, monkeypatch)
     rival = next(f for f in range(len(model.tile_faces)) if f != winner
                  and f not in {faces[(n, doubt.season)] for n in doubt.candidates})
     real = drawn_parts.judge
