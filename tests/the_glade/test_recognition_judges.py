@@ -220,7 +220,7 @@ def test_a_refitted_look_only_confirms_the_look_as_placed_and_the_first_look(mon
 
 def test_a_pair_settles_no_doubt_where_the_closer_looks_face_misfits_when_so_switched(
         monkeypatch):
-    """PAIR_NOISE (built, off by default): the same doubt as above, the closer look naming B
+    """PAIR_NOISE (on by default): the same doubt as above, the closer look naming B
     but its face misfitting the photo where A and B differ (noise over PAIR_MAX_NOISE), is
     left a doubt even by a pair far from A; in a good fit the pair settles it. Off, the pair
     settles it whatever the fit."""

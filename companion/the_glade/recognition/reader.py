@@ -675,9 +675,12 @@ PAIR_WITH_LOOK = True
 #: 5 settled, all right, 2 over 1.0. Wrong / uncertain / boards exactly right with it on
 #: (BARE_LIKE and BARE_PRINT on): hard tuning photos (those 17 families, 136 photos) 17 /
 #: 887 / 40 -> 13 / 913 / 40 (1 -> 0 on family 1, 3 -> 2 on 8036, 2 -> 0 on 8042; 8036 +12
-#: doubts as a photo turns poor), 8045-8049 hard 5 / 259 / 9 -> 5 / 261 / 9. Built and off
-#: (PAIR_NOISE False): measured on no fresh set.
-PAIR_NOISE = False
+#: doubts as a photo turns poor), 8045-8049 hard 5 / 259 / 9 -> 5 / 261 / 9. On since the
+#: fresh set 8070-8074 (never run before; the same tree and models, the switch off then on,
+#: 2026-12-05 00:09-00:13): hard 7 / 385 / 8 -> 5 / 388 / 8 (0.36% -> 0.26% wrong), normal
+#: 0 / 269 / 86 either way; held out 1000-1004 hard 3 / 258 / 12 -> 3 / 260 / 12, normal
+#: 2 / 176 / 97 -> 2 / 178 / 97.
+PAIR_NOISE = True
 PAIR_MAX_NOISE = 1.0
 
 #: A close call whose three judges name the same face (the first look, a closer look this
