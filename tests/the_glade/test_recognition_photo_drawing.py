@@ -15,14 +15,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from companion.the_glade.names import Square
+from companion.the_glade.names import FRUITS, LEAVES, Square
 from companion.the_glade.recognition import photo_drawing, sim
 from companion.the_glade.recognition.enrol import tile_drawn
 from companion.the_glade.recognition.families import family_pack
 from companion.the_glade.recognition.reader import SquareReading
 
 FAMILY = 730520
-FRUITS = photo_drawing.FRUITS
 
 
 @pytest.fixture(autouse=True)
@@ -217,7 +216,7 @@ def test_a_doubt_on_the_wrong_leaf_is_not_settled(table) -> None:
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     creature, fruit, leaf = name.split("/")
-    other = next(lf for lf in ("beech", "horse-chestnut", "maple", "oak") if lf != leaf)
+    other = next(lf for lf in LEAVES if lf != leaf)
     wrong = f"{creature}/{fruit}/{other}"
     readings = _doubt(table, square, wrong, _siblings(wrong)[0])
     photo_drawing.settle(table.model, table.board, table.homography, table.photo, readings)

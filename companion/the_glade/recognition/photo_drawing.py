@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from companion.the_glade.names import LEAVES
+from companion.the_glade.names import FRUITS, LEAVES
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import PAD
 from companion.the_glade.recognition.model import CELL_PX, FINE, Model
@@ -126,7 +126,6 @@ MAX_SATURATED = 0.05
 #: 7.5 degrees.
 ROUND = (0.3, 0.5, 0.7, 0.9, 1.1, 1.3, 1.6, 1.9, 2.3, 2.8)
 SMEAR = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
-FRUITS = ("acorn", "blackberry", "hazelnut", "mushroom")
 
 
 KERNELS = kernel_bank(ROUND, SMEAR, 7.5, reach=-1)
