@@ -20,7 +20,13 @@ from test_recognition_families import (
     forest_photo,
 )
 
-from companion.the_glade.recognition import close_calls, drawn_parts, photo_exemplars, round_robin
+from companion.the_glade.recognition import (
+    close_calls,
+    drawn_parts,
+    photo_drawing,
+    photo_exemplars,
+    round_robin,
+)
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import _pair_lookup
 from companion.the_glade.recognition.families import HELD_OUT_FROM, TUNING_FAMILIES
@@ -67,6 +73,7 @@ def _read(model: Model, photo: np.ndarray, monkeypatch: pytest.MonkeyPatch,
         return SETTLE(model, ev, readings, fine, *rest) if drawn else {}
 
     monkeypatch.setattr(drawn_parts, "settle", spy)
+    monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", False)  # this step alone
     return read_board(model, photo), given
 
 
