@@ -264,3 +264,30 @@ def hazy_pairs(vecs: np.ndarray, templates: np.ndarray,
     uu = np.maximum(n - 2 * st + tt, 1e-6)
     h = np.clip(wu / uu, 0.0, max_haze)
     return np.maximum(ww - 2 * h * wu + h * h * uu, 0) / n
+
+
+class LightFit:
+    """A patch and a mask on it, ready for fitting a gain and offset per colour of many
+    drawings to it (the patch's sums over the mask worked out once): how a drawing of what
+    may lie there is compared with a photo whose light is unknown."""
+
+    def __init__(self, patch: np.ndarray, mask: np.ndarray) -> None:
+        self.w = mask.astype(np.float32)[..., None]
+        self.n = max(float(self.w.sum()), 1.0)
+        self.patch = patch
+        pw = patch * self.w
+        self.sp = pw.sum(axis=(0, 1))
+        self.spp = (pw * patch).sum(axis=(0, 1))
+
+    def light(self, blurred: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """The gain and offset per colour bringing ``blurred`` nearest the patch on the
+        mask, and the mean squared misfit left (summed over colours)."""
+        bw = blurred * self.w
+        sb = bw.sum(axis=(0, 1))
+        sbb = (bw * blurred).sum(axis=(0, 1)) - sb * sb / self.n
+        sbp = (bw * self.patch).sum(axis=(0, 1)) - sb * self.sp / self.n
+        spp = self.spp - self.sp * self.sp / self.n
+        gain = sbp / np.maximum(sbb, 1e-6)
+        offset = (self.sp - gain * sb) / self.n
+        res = float(np.maximum(spp - gain * sbp, 0).sum()) / self.n
+        return res, gain.astype(np.float32), offset.astype(np.float32)

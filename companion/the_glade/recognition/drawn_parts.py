@@ -55,7 +55,7 @@ from companion.the_glade.recognition.lookalikes import judge as judge_pair
 from companion.the_glade.recognition.lookalikes import turned_patch
 from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
 from companion.vision.blur import kernel_bank
-from companion.vision.patches import cut, parabola_peak
+from companion.vision.patches import LightFit, cut, parabola_peak
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.evidence import Evidence
@@ -184,32 +184,6 @@ def _shift(img: np.ndarray, dx: float, dy: float) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-class _Fit:
-    """A patch and a mask on it, ready for fitting gain and offset per colour of many
-    blurred drawings to it (sums over the mask worked out once)."""
-
-    def __init__(self, patch: np.ndarray, mask: np.ndarray) -> None:
-        self.w = mask.astype(np.float32)[..., None]
-        self.n = max(float(self.w.sum()), 1.0)
-        self.patch = patch
-        pw = patch * self.w
-        self.sp = pw.sum(axis=(0, 1))
-        self.spp = (pw * patch).sum(axis=(0, 1))
-
-    def light(self, blurred: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-        """The gain and offset per colour bringing ``blurred`` nearest the patch on the
-        mask, and the mean squared misfit left (summed over colours)."""
-        bw = blurred * self.w
-        sb = bw.sum(axis=(0, 1))
-        sbb = (bw * blurred).sum(axis=(0, 1)) - sb * sb / self.n
-        sbp = (bw * self.patch).sum(axis=(0, 1)) - sb * self.sp / self.n
-        spp = self.spp - self.sp * self.sp / self.n
-        gain = sbp / np.maximum(sbb, 1e-6)
-        offset = (self.sp - gain * sb) / self.n
-        res = float(np.maximum(spp - gain * sbp, 0).sum()) / self.n
-        return res, gain.astype(np.float32), offset.astype(np.float32)
-
-
 def _align(face: np.ndarray, patch: np.ndarray) -> tuple[float, float]:
     """The shift (px, x and y) bringing ``face`` onto ``patch``: normalised correlation of
     their grey levels, both a little blurred, to a whole pixel and then a parabola's peak."""
@@ -246,7 +220,7 @@ def _blur(photo: _Photo, face: np.ndarray, patch: np.ndarray, mask: np.ndarray
           ) -> tuple[int, str]:
     """The kernel (index into KERNELS) under which ``face`` fits ``patch`` best on ``mask``
     (grey levels; see :func:`_tried`, then the smears next to the best), and its name."""
-    fit = _Fit(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)[..., None], mask)
+    fit = LightFit(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)[..., None], mask)
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)
     seen: dict[int, float] = {}
 
@@ -292,7 +266,7 @@ def judge(model: Model, photo: _Photo, fine: np.ndarray, at: tuple[float, float,
     if k in STRONGEST:  # blurred past what the kernels model: the fruit is gone
         return None
     kern = KERNELS[k][3]
-    noise, gain, offset = _Fit(patch[win], shared[win]).light(
+    noise, gain, offset = LightFit(patch[win], shared[win]).light(
         cv2.filter2D(_shift(base, dx0, dy0), -1, kern)[win])
     seen = patch[win]
     weight = cv2.GaussianBlur(diff, (0, 0), 1.5)[win]

@@ -65,6 +65,7 @@ from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import PAD
 from companion.the_glade.recognition.model import CELL_PX, FINE, Model
 from companion.vision.blur import kernel_bank
+from companion.vision.patches import LightFit
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.model import BoardModel
@@ -194,22 +195,6 @@ class _Photo:
     blur: int | None = None
     #: the extra round blur (photo px) of tiny print, over the photo's blur (see soften)
     soften: float = 0.0
-
-
-def _light(patch: np.ndarray, mask: np.ndarray, drawn: np.ndarray
-           ) -> tuple[float, np.ndarray, np.ndarray]:
-    """Per-colour gain and offset bringing ``drawn`` nearest ``patch`` on ``mask``, and the
-    mean squared misfit left (summed over colours)."""
-    w = mask.astype(np.float32)[..., None]
-    n = max(float(w.sum()), 1.0)
-    dw = drawn * w
-    sd, sp = dw.sum((0, 1)), (patch * w).sum((0, 1))
-    sdd = (dw * drawn).sum((0, 1)) - sd * sd / n
-    sdp = (dw * patch).sum((0, 1)) - sd * sp / n
-    spp = (patch * patch * w).sum((0, 1)) - sp * sp / n
-    gain = sdp / np.maximum(sdd, 1e-6)
-    offset = (sp - gain * sd) / n
-    return float(np.maximum(spp - gain * sdp, 0).sum()) / n, gain, offset
 
 
 def face_to_photo(model: Model, board: BoardModel, homography: np.ndarray,
@@ -356,11 +341,12 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
         place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
         if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
             continue  # washed out by glare: nothing to compare
-        noise = max(_light(seen, shared[win], blurred[group[0]][win])[0] / 3, 1.0)
+        fit = LightFit(seen, shared[win])
+        noise = max(fit.light(blurred[group[0]][win])[0] / 3, 1.0)
         weight = place.astype(np.float32)[..., None]
         predicted = {}
         for f in group:
-            _m, gain, offset = _light(seen, shared[win], blurred[f][win])
+            _m, gain, offset = fit.light(blurred[f][win])
             predicted[f] = blurred[f][win] * gain + offset
             total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
         raw += float((((seen - predicted[group[0]]) ** 2) * weight).sum())
@@ -385,13 +371,12 @@ def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray
     """The kernel (index into KERNELS) under which ``drawn`` fits ``grey`` best on
     ``shared``: among the neighbours of ``near``, else of the photo's blur, else every
     kernel (the photo's blur is then this one)."""
-    seen = grey[..., None]
+    fit = LightFit(grey[..., None], shared)
     scores: dict[int, float] = {}
 
     def misfit(k: int) -> float:
         if k not in scores:
-            scores[k] = _light(seen, shared,
-                               cv2.filter2D(drawn, -1, KERNELS[k][3])[..., None])[0]
+            scores[k] = fit.light(cv2.filter2D(drawn, -1, KERNELS[k][3])[..., None])[0]
         return scores[k]
 
     start = near if near is not None else photo.blur
@@ -444,8 +429,8 @@ def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: n
                                     placed, size, flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
         mask = cv2.warpPerspective(inner, placed, size, flags=cv2.INTER_LINEAR) > 200
-        misfit = np.array([_light(grey[..., None], mask,
-                                  cv2.filter2D(drawn, -1, k[3])[..., None])[0]
+        fit = LightFit(grey[..., None], mask)
+        misfit = np.array([fit.light(cv2.filter2D(drawn, -1, k[3])[..., None])[0]
                            for k in KERNELS])
         total += misfit / max(float(misfit.min()), 1e-6)
         used += 1
