@@ -54,13 +54,14 @@ the reader's other steps, on the doubts they leave, at a few ms to a few tens of
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from companion.the_glade.names import FRUITS, LEAVES
+from companion.the_glade.names import FRUITS
+from companion.the_glade.recognition.drawn_parts import leaf_rivals
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import PAD
 from companion.the_glade.recognition.model import CELL_PX, FINE, Model
@@ -189,12 +190,16 @@ class PhotoVerdict:
 
 @dataclass
 class _Photo:
-    """What one photo's tiles share: the photo, and its blur once found."""
+    """What one photo's tiles share: the photo, its blur once found, the softening of tiny
+    print, and each tile's faces as placed."""
 
     image: np.ndarray
     blur: int | None = None
     #: the extra round blur (photo px) of tiny print, over the photo's blur (see soften)
     soften: float = 0.0
+    #: each tile's faces as placed (_place), by square, faces and the photo's blur then
+    placed: dict[tuple[str, tuple[int, ...], int | None], _Placed | None] = field(
+        default_factory=dict)
 
 
 def face_to_photo(model: Model, board: BoardModel, homography: np.ndarray,
@@ -263,17 +268,11 @@ def _as3(warp: np.ndarray) -> np.ndarray:
     return w if w.shape[0] == 3 else np.vstack([w, [0.0, 0.0, 1.0]])
 
 
-def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-          reading: SquareReading, group: list[int]) -> PhotoVerdict | None:
-    """The drawings' verdict on ``reading``'s tile among the faces ``group`` (see the
-    module's doc), or None when the tile cannot be drawn into the photo (off its edge, not
-    aligned, no place where the faces differ)."""
-    image = photo.image
+def _window(model: Model, board: BoardModel, homography: np.ndarray, image: np.ndarray,
+            reading: SquareReading) -> tuple[np.ndarray, tuple[int, int], np.ndarray] | None:
+    """The part of ``image`` round ``reading``'s tile (uint8), its size (w, h) and the map
+    from the face image to it; None when the tile is not wholly in the photo."""
     n = model.tile_faces.shape[1]
-    turn = int(reading.turn or 0)
-    drawn = {f: np.ascontiguousarray(np.rot90(model.tile_faces[f], -turn)).astype(np.float32)
-             for f in group}
-    base = drawn[group[0]]
     to_photo = face_to_photo(model, board, homography, reading.centre, reading.angle)
     corners = cv2.perspectiveTransform(
         np.array([[[0, 0], [n, 0], [n, n], [0, n]]], np.float32), to_photo)[0]
@@ -282,9 +281,47 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     h, w = image.shape[:2]
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return None
-    roi = image[y0:y1, x0:x1].astype(np.float32)
-    size = (x1 - x0, y1 - y0)
     local = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ to_photo
+    return image[y0:y1, x0:x1], (x1 - x0, y1 - y0), local
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A tile's faces drawn where ECC placed them in its window: the window (float), each
+    face so drawn, the shared parts, where the faces differ, the blur found, the ECC
+    correlation."""
+
+    roi: np.ndarray
+    shown: dict[int, np.ndarray]
+    shared: np.ndarray
+    where: np.ndarray
+    kern: int
+    ecc: float
+
+
+def _place(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+           reading: SquareReading, group: list[int]) -> _Placed | None:
+    """``group``'s faces drawn into the photo where ``reading``'s tile lies (see the
+    module's doc, steps 2-3), or None (off the photo, not aligned). Kept per photo: the
+    softening's trials and the exam judge the same tiles again."""
+    key = (reading.square, tuple(group), photo.blur)
+    if key not in photo.placed:
+        photo.placed[key] = _placed(model, board, homography, photo, reading, group)
+    return photo.placed[key]
+
+
+def _placed(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+            reading: SquareReading, group: list[int]) -> _Placed | None:
+    window = _window(model, board, homography, photo.image, reading)
+    if window is None:
+        return None
+    crop, size, local = window
+    roi = crop.astype(np.float32)
+    n = model.tile_faces.shape[1]
+    turn = int(reading.turn or 0)
+    drawn = {f: np.ascontiguousarray(np.rot90(model.tile_faces[f], -turn)).astype(np.float32)
+             for f in group}
+    base = drawn[group[0]]
 
     def draw(img: np.ndarray, m: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(img, m, size, flags=cv2.INTER_LINEAR,
@@ -300,17 +337,14 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     shared_face = cv2.bitwise_and(inner, 255 - differ).astype(np.float32)
     grey = cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY)
     mask = (draw(shared_face, local) > 200).astype(np.uint8)
+    base_grey = cv2.cvtColor(draw(base, local), cv2.COLOR_BGR2GRAY)
     try:  # the place: first against the sharp drawing, then against it blurred as the photo
-        ecc, warp = cv2.findTransformECC(cv2.cvtColor(draw(base, local), cv2.COLOR_BGR2GRAY),
-                                         grey, _start(),
-                                         MOTION, _ECC_STOP, mask, 3)
+        ecc, warp = cv2.findTransformECC(base_grey, grey, _start(), MOTION, _ECC_STOP, mask, 3)
         kern = _blur(photo, grey, cv2.cvtColor(draw(base, _as3(warp) @ local),
                                                cv2.COLOR_BGR2GRAY),
                      draw(shared_face, _as3(warp) @ local) > 200)
-        ecc, warp = cv2.findTransformECC(
-            cv2.filter2D(cv2.cvtColor(draw(base, local), cv2.COLOR_BGR2GRAY), -1,
-                         KERNELS[kern][3]),
-            grey, warp, MOTION, _ECC_STOP, mask, 1)
+        ecc, warp = cv2.findTransformECC(cv2.filter2D(base_grey, -1, KERNELS[kern][3]),
+                                         grey, warp, MOTION, _ECC_STOP, mask, 1)
     except cv2.error:  # did not converge: the drawing is not what lies there
         return None
     if not _near_start(warp):
@@ -320,11 +354,23 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     shared = draw(shared_face, placed) > 200
     kern = _blur(photo, grey, cv2.cvtColor(shown[group[0]], cv2.COLOR_BGR2GRAY), shared,
                  near=kern)
+    return _Placed(roi, shown, shared, draw(diff, placed), kern, float(ecc))
+
+
+def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+          reading: SquareReading, group: list[int]) -> PhotoVerdict | None:
+    """The drawings' verdict on ``reading``'s tile among the faces ``group`` (see the
+    module's doc), or None when the tile cannot be drawn into the photo (off its edge, not
+    aligned, no place where the faces differ)."""
+    at = _place(model, board, homography, photo, reading, group)
+    if at is None:
+        return None
+    roi, shown, shared, kern, ecc = at.roi, at.shown, at.shared, at.kern, at.ecc
     blurred = {f: cv2.filter2D(shown[f], -1, KERNELS[kern][3]) for f in group}
     if photo.soften:  # tiny print is softer in the photo than the large shapes say
         blurred = {f: cv2.GaussianBlur(b, (0, 0), photo.soften) for f, b in blurred.items()}
     count, labels, stats, _centres = cv2.connectedComponentsWithStats(
-        (draw(diff, placed) > DIFFER).astype(np.uint8))
+        (at.where > DIFFER).astype(np.uint8))
     total = dict.fromkeys(group, 0.0)
     apart: dict[tuple[int, int], float] = {}
     values = raw = 0.0
@@ -362,7 +408,7 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     kind, bsize, direction, _k = KERNELS[kern]
     blur = f"{kind} {bsize:g}" + (f" at {direction:g}" if kind == "smear" else "")
     return PhotoVerdict(model.tile_names[4 * first], total[first], total[second],
-                        apart[(min(first, second), max(first, second))], values, float(ecc),
+                        apart[(min(first, second), max(first, second))], values, ecc,
                         blur, raw=raw)
 
 
@@ -394,7 +440,6 @@ def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: n
     each kernel's misfit on each tile's inside, after ECC, over that tile's best, summed
     (one tile's odd light or glare does not decide it). None if no tile could be used."""
     n = model.tile_faces.shape[1]
-    h, w = image.shape[:2]
     inner = np.zeros((n, n), np.float32)
     e = max(1, int(n * RIM))
     inner[e:-e, e:-e] = 255
@@ -402,16 +447,11 @@ def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: n
     used = 0
     for r, f in tiles:
         face = np.ascontiguousarray(np.rot90(model.tile_faces[f], -int(r.turn or 0)))
-        to_photo = face_to_photo(model, board, homography, r.centre, r.angle)
-        corners = cv2.perspectiveTransform(
-            np.array([[[0, 0], [n, 0], [n, n], [0, n]]], np.float32), to_photo)[0]
-        x0, y0 = (np.floor(corners.min(0)).astype(int) - 6).tolist()
-        x1, y1 = (np.ceil(corners.max(0)).astype(int) + 6).tolist()
-        if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        window = _window(model, board, homography, image, r)
+        if window is None:
             continue
-        grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
-        size = (x1 - x0, y1 - y0)
-        local = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], float) @ to_photo
+        crop, size, local = window
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
         drawn = cv2.warpPerspective(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32),
                                     local, size, flags=cv2.INTER_LINEAR,
                                     borderMode=cv2.BORDER_REPLICATE)
@@ -466,15 +506,9 @@ def leaves_of(name: str, season: str, faces: dict[tuple[str, str], int]) -> list
     """Face ``name`` then every face of its creature and fruit on another leaf (at
     ``season``): what a doubt's name is checked against, since its leaf came from the
     looks and the fruits' comparison does not judge it."""
-    out = [faces[(name, season)]] if (name, season) in faces else []
-    parts = name.split("/")
-    if out and len(parts) == 3:
-        creature, fruit, _leaf = parts
-        for leaf in LEAVES:
-            f = faces.get((f"{creature}/{fruit}/{leaf}", season))
-            if f is not None and f not in out:
-                out.append(f)
-    return out
+    if (name, season) not in faces:
+        return []
+    return [faces[(name, season)], *leaf_rivals(faces, name, season)]
 
 
 def _sure_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
@@ -486,15 +520,14 @@ def _sure_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
 
 
 def exam(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-         sure: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int]
+         tiles: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int]
          ) -> list[float]:
-    """The drawings tried on up to EXAM of the photo's sure tiles (spread over the board)
-    as if each were in doubt among its fruits: for each, how clearly its own name wins
-    (the verdict's z; negative when another fruit fits better). A photo whose drawings
-    do not name its sure tiles clearly is not one to settle doubts in."""
-    step = max(1, len(sure) // EXAM)
+    """The drawings tried on sure ``tiles`` (the photo's EXAM spread over the board) as if
+    each were in doubt among its fruits: for each, how clearly its own name wins (the
+    verdict's z; negative when another fruit fits better). A photo whose drawings do not
+    name its sure tiles clearly is not one to settle doubts in."""
     out: list[float] = []
-    for r, f in sure[::step][:EXAM]:
+    for r, f in tiles:
         group = group_of((r.name,), r.season, faces) if r.name and r.season else [f]
         if len(group) < 2:
             continue
@@ -525,9 +558,9 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
     sure = _sure_tiles(readings, faces)
     by_confidence = sorted(sure, key=lambda t: -t[0].confidence)[:BLUR_TILES]
     photo.blur = photo_blur(model, board, homography, image, by_confidence)
-    step = max(1, len(sure) // EXAM)
-    photo.soften = soften(model, board, homography, photo, sure[::step], faces)
-    marks = exam(model, board, homography, photo, sure, faces)
+    examined = sure[::max(1, len(sure) // EXAM)][:EXAM]  # spread over the board
+    photo.soften = soften(model, board, homography, photo, examined, faces)
+    marks = exam(model, board, homography, photo, examined, faces)
     passed = len(marks) >= EXAM_MIN and min(marks) >= EXAM_Z
     for i, group in doubts:
         r = readings[i]
