@@ -1,0 +1,227 @@
+"""Why squares of hard photos are read wrong or doubted: every such square of tuning
+families, by the reader's reason, the truth, and what the photo shows there (issue #20).
+
+    .venv/bin/python benchmarks/the_glade_hard_causes.py --families 8060-8064,1-8 \
+        --models /tmp/hB/models --out /tmp/hB/causes.jsonl
+
+The photos are the families benchmark's (benchmarks/the_glade_families.py: the same seeds,
+``--hard`` by default, 8 of a 7x7 board a family), read through the reader
+(reader.read_board) with its evidence kept, so each square is written (JSON lines, with
+``--out``) with its truth, its reading, the reason and the measures the reader judged on;
+the table printed counts wrong squares and doubts by cause. What the photo shows on a
+square is said from the evidence: *glare* (over GLARE of the photo's tiles' light, or
+over WASHED of its pixels clipped white), *shade* (under SHADE of it), *frame* (not wholly
+in view), *far* (the square under FAR of the board's median size in the photo: the far
+side of a tilted board), else *plain*; and the photo's share of doubts (*poor* over
+reader.POOR_PHOTO). Only tuning families (families.TUNING_FAMILIES) are read: the script
+refuses held-out ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import collections
+import importlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from the_glade_families import _families, photo_of
+
+from companion.errors import RecognitionError
+from companion.the_glade.recognition import reader
+from companion.the_glade.recognition.families import TUNING_FAMILIES, family_pack
+from companion.the_glade.recognition.jobs import enrol
+from companion.the_glade.recognition.model import load_model
+from companion.the_glade.recognition.pack import write_pack
+from companion.vision.board import project
+from companion.vision.image import load_image
+
+GLARE = 1.5    # a square this much brighter than the photo's tiles: under glare
+WASHED = 0.3   # ... or this share of its pixels clipped white
+SHADE = 0.65   # ... this much darker: in shade
+FAR = 0.85     # a square this small against the board's median size: the far side
+
+
+def _reason_code(reason: str) -> str:
+    """The reader's reason text as a short code (the part that names the cause)."""
+    for start, code in (("looks like", "lookalike"), ("poor photo", "poor"),
+                        ("glare on the tile", "glare-tile"), ("shade on the tile", "shade-tile"),
+                        ("empty, or a tile veiled", "veiled"), ("glare", "glare-washed"),
+                        ("not wholly", "frame"), ("matches nothing", "matches-nothing"),
+                        ("a counter, or a mark", "counter-or-mark")):
+        if reason.startswith(start):
+            return code
+    if reason.endswith("?") and " or " in reason:
+        return reason.rstrip("?").replace(" or ", "-or-")
+    return reason or "-"
+
+
+def _what_differs(want: str | None, got: str | None) -> str:
+    """Which part of a tile's name (creature/fruit/leaf) a wrong name got wrong."""
+    if want is None or got is None:
+        return f"{'tile' if want else 'empty'}-as-{'tile' if got else 'empty'}"
+    a, b = want.split("/"), got.split("/")
+    parts = [p for p, x, y in zip(("creature", "fruit", "leaf"), a, b, strict=False) if x != y]
+    return "+".join(parts) or "same"
+
+
+def _sizes(board: Any, hm: np.ndarray) -> np.ndarray:
+    """Each square's side in photo pixels (the root of its projected area), row-major."""
+    g = board.grid
+    out = []
+    for r in range(g.rows):
+        for c in range(g.cols):
+            xs = g.left + (c + np.array([0.0, 1, 1, 0])) * g.cell
+            ys = g.top + (r + np.array([0.0, 0, 1, 1])) * g.cell
+            p = project(hm, np.stack([xs, ys], axis=1))
+            x, y = p[:, 0], p[:, 1]
+            out.append(np.sqrt(abs(0.5 * np.sum(x * np.roll(y, 1) - y * np.roll(x, 1)))))
+    return np.array(out)
+
+
+def _seen(ev: Any, k: int, usual: float, size: float) -> list[str]:
+    """What the photo shows on square ``k``, from the evidence (see the module's text)."""
+    out = []
+    light = float(ev.bright[k]) / usual if ev.bright is not None and usual > 0 else 1.0
+    if light > GLARE or float(ev.white[k]) > WASHED:
+        out.append("glare")
+    elif light < SHADE:
+        out.append("shade")
+    if float(ev.frame_share[k]) < 1.0:
+        out.append("frame")
+    if size < FAR:
+        out.append("far")
+    return out or ["plain"]
+
+
+def read_photo(model: Any, path: Path) -> tuple[list[Any], Any, np.ndarray, Any]:
+    """The readings of the photo at ``path``, the evidence they were judged on, each
+    square's size over the median, and the board read."""
+    kept: dict[str, Any] = {}
+    gather = reader.gather
+
+    def keep(*args: Any, **kwargs: Any) -> Any:
+        names, ev = gather(*args, **kwargs)
+        kept["ev"] = ev
+        return names, ev
+
+    reader.gather = keep
+    try:
+        reading = reader.read_board(model, load_image(path))
+    finally:
+        reader.gather = gather
+    sizes = _sizes(reading.board, reading.located.homography)
+    return reading.squares, kept["ev"], sizes / np.median(sizes), reading.board
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--families", required=True)
+    parser.add_argument("--seven", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=9000)
+    parser.add_argument("--normal", action="store_true", help="normal photos, not hard")
+    parser.add_argument("--models", type=Path, required=True)
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
+    args = parser.parse_args(argv)
+    for setting in args.set:
+        where, value = setting.split("=", 1)
+        module, name = where.rsplit(".", 1)
+        target = importlib.import_module(f"companion.the_glade.recognition.{module}")
+        setattr(target, name, ast.literal_eval(value))
+    families = _families(args.families)
+    held = [f for f in families if f not in TUNING_FAMILIES]
+    if held:
+        parser.error(f"not tuning families (families.TUNING_FAMILIES): {held}")
+    rows: list[dict[str, Any]] = []
+    out = args.out.open("w") if args.out else None
+    for family in families:
+        work = Path(tempfile.mkdtemp(prefix=f"glade-causes-{family}-"))
+        pack = family_pack(family)
+        model_dir = args.models / str(family)
+        if not (model_dir / "manifest.json").is_file():
+            write_pack(pack, work / "pack")
+            enrol(work / "pack", out=model_dir, quiet=True)
+        model = load_model(model_dir)
+        for i in range(args.seven):
+            seed = args.seed + family * 100_000 + 7 * 1000 + i
+            image, truth = photo_of(pack, 7, seed, not args.normal)
+            path = work / f"7-{i}.jpg"
+            cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            try:
+                squares, ev, sizes, _ = read_photo(model, path)
+            except RecognitionError as exc:
+                print(f"family {family} photo {i}: refused: {exc}")
+                continue
+            doubts = sum(r.kind == "uncertain" for r in squares)
+            lit = [float(ev.bright[k]) for k, r in enumerate(squares)
+                   if r.kind == "tile"] if ev.bright is not None else []
+            usual = float(np.median(lit)) if lit else 1.0
+            for k, r in enumerate(squares):
+                want_t = truth["forest"]["tiles"].get(r.square)
+                want_c = truth["forest"]["counters"].get(r.square)
+                got_t = r.name if r.kind == "tile" else None
+                got_c = r.name if r.kind == "counter" else None
+                if r.kind == "uncertain":
+                    outcome = "doubt"
+                elif (want_t, want_c) != (got_t, got_c):
+                    outcome = "wrong"
+                else:
+                    outcome = "right"
+                truth_kind = "tile" if want_t else "counter" if want_c else "empty"
+                row = dict(family=family, photo=i, square=r.square, outcome=outcome,
+                           truth=want_t or want_c, truth_kind=truth_kind, read=r.name,
+                           kind=r.kind, reason=r.reason, code=_reason_code(r.reason),
+                           candidates=list(r.candidates),
+                           truth_in=bool(want_t and want_t in r.candidates),
+                           differs=(_what_differs(want_t, r.name) if r.kind != "counter"
+                                    and truth_kind != "counter" else ""),
+                           seen=_seen(ev, k, usual, float(sizes[k])),
+                           light=round(float(ev.bright[k]) / usual, 3)
+                           if ev.bright is not None else None,
+                           white=round(float(ev.white[k]), 3),
+                           size=round(float(sizes[k]), 3),
+                           poor=doubts > reader.POOR_PHOTO * len(squares),
+                           confidence=round(r.confidence, 3),
+                           second=ev.tiles[k][1][2],
+                           look=list(ev.looks[k].names[::2]) if ev.looks.get(k) else None,
+                           distances=r.distances)
+                if outcome != "right":
+                    rows.append(row)
+                if out is not None:
+                    out.write(json.dumps(row) + "\n")
+        mine = collections.Counter(r["outcome"] for r in rows if r["family"] == family)
+        print(f"family {family}: {mine['wrong']} wrong, {mine['doubt']} doubts", flush=True)
+    if out is not None:
+        out.close()
+    for outcome in ("wrong", "doubt"):
+        table = collections.Counter()
+        for r in rows:
+            if r["outcome"] != outcome:
+                continue
+            if outcome == "wrong":
+                key = (r["code"], r["truth_kind"], r["differs"], "+".join(r["seen"]),
+                       "poor" if r["poor"] else "")
+            else:
+                key = (r["code"], r["truth_kind"],
+                       "truth-in" if r["truth_in"] else "", "+".join(r["seen"]),
+                       "poor" if r["poor"] else "")
+            table[key] += 1
+        print(f"\n{outcome} squares: {sum(table.values())}")
+        for key, n in table.most_common():
+            print(f"  {n:5d}  {' | '.join(k for k in key if k)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
