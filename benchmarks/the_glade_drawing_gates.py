@@ -27,6 +27,7 @@ import json
 import math
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,9 @@ def collect(args: argparse.Namespace) -> None:
     def spy(model, board, homography, image, readings):  # type: ignore[no-untyped-def]
         seen.clear()
         before = [(r.kind, r.reason, r.candidates, r.lookalike_doubt) for r in readings]
+        c0 = time.process_time()
         out = _SETTLE(model, board, homography, image, readings)
+        seen["cpu"] = time.process_time() - c0
         seen.update(model=model, board=board, homography=homography, readings=readings,
                     image=image,
                     before=before, out=out)
@@ -136,7 +139,8 @@ def _records(seen: dict[str, Any], truth: dict[str, Any]) -> list[dict[str, Any]
             sq=sq, reason=reason[:40], cands=list(cands), lookalike=lookalike,
             truth=truth["forest"]["tiles"].get(sq), truth_season=truth["seasons"].get(sq),
             season=r.season, final_kind=r.kind, final_name=r.name,
-            marks=None if marks is None else [round(m, 2) for m in marks], exam=passed)
+            marks=None if marks is None else [round(m, 2) for m in marks], exam=passed,
+            cpu=round(seen.get("cpu", 0.0), 4))
         gates: list[str] = []
         close = (not lookalike and reason.startswith("poor photo") and r.name is not None
                  and r.season is not None and r.turn is not None)
@@ -237,6 +241,9 @@ def summary(path: Path) -> None:
                   f"first candidate {sum(r['winner'] == r['cands'][0] for r in wrong)}")
         exams = {(r["family"], r["seed"]): (r["exam"], r["marks"]) for r in part}
         failed = [m for ok, m in exams.values() if not ok]
+        cpu = {(r["family"], r["seed"]): r.get("cpu", 0.0) for r in part}
+        print(f"  the step's CPU s a photo with doubts: median {np.median(list(cpu.values())):.3f}"
+              f", 90th {np.percentile(list(cpu.values()), 90):.3f}")
         print(f"  photos with doubts: {len(exams)}, exam failed {len(failed)}: "
               f"{[(len(m) if m else 0, min(m) if m else None) for m in failed]}")
 
