@@ -10,7 +10,9 @@ seconds does not depend on how long it was given (one long run measures every sh
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
 2. beam searches (:data:`BEAM_LADDER`: widths 1-8, four of width 4 starting from other first
-   turns, then 16-128), ranking states by :func:`bound.guess` and
+   turns, then 16-128; a beam that would not end before the deadline, by the CPU an expansion
+   has taken so far, gives way to *fillers*, more width-4 beams over other first turns that
+   would: :data:`FILLERS`, :meth:`Solver.fits`), ranking states by :func:`bound.guess` and
    keeping only states whose :func:`bound.upper_bound` beats the best plan (among children
    tied on guess, those whose bound is 16 first: :meth:`Solver.keep`). They expand turns
    *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
@@ -54,6 +56,7 @@ from typing import Any
 from companion.glass_garden import expand
 from companion.glass_garden.actions import Action, Done, Grow, Move, Skip, UseGlass
 from companion.glass_garden.bound import guess, upper_bound
+from companion.glass_garden.critter import DARK_TURNS
 from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT, State
 from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.sunsearch import SunSearch
@@ -110,6 +113,9 @@ class Beam:
     #: the root's children this beam passes over (in its first layer's order): the ones an
     #: earlier beam of the ladder took, so that it tries other first turns
     skip: int = 0
+    #: the widths of its first layers (the root's children first), ``width`` after them: a
+    #: beam wide where the 16-lines rank low (turns 1-3) and narrow where they rank high
+    early: tuple[int, ...] = ()
 
 
 #: The beam searches, in order, all of :data:`GROWERS` growers: widths 1, 2, 4 and 8, then
@@ -126,6 +132,13 @@ BEAM_LADDER: tuple[Beam, ...] = (
     *(Beam(w) for w in BEAM_WIDTHS if w <= 8),
     *(Beam(4, skip=k) for k in (8, 12, 16, 20)),
     *(Beam(w) for w in BEAM_WIDTHS if w > 8))
+#: :meth:`Solver.fits`: the share of a beam's estimated cost that must fit in the time left.
+FIT_SHARE = 1.0
+#: The default search's fillers (:attr:`Config.fillers`): more width-4 beams over other first
+#: turns (the root's children from the 25th on, 4 at a time), run in place of a wide beam
+#: that would be cut by the deadline (at 2.5 s the width-16 beam, started at 1.7-2.3 s on an
+#: unproven deal, never ended: on the benchmark's 200 it proved none).
+FILLERS: tuple[Beam, ...] = tuple(Beam(4, skip=k) for k in range(24, 100, 4))
 #: The ladder before the skipping beams (:data:`BEAM_WIDTHS` in order; ``plain`` in
 #: :data:`portfolio.VARIANTS`).
 PLAIN_LADDER: tuple[Beam, ...] = tuple(Beam(w) for w in BEAM_WIDTHS)
@@ -149,13 +162,16 @@ class Config:
     first_layer: int = 0
     lookahead: int = 0
     cache_children: int = 0  # 0 = CACHE_CHILDREN
+    #: cheaper beams run, in order, while the next beam of the ladder would not end before
+    #: the deadline and the next of these would (:meth:`Solver.fits`); each at most once
+    fillers: tuple[Beam, ...] = ()
 
     def beams(self) -> tuple[Beam, ...]:
         return self.ladder or BEAM_LADDER
 
 
 #: The solver's own search (the module's text): a :class:`Solver` given no configuration.
-DEFAULT_CONFIG = Config()
+DEFAULT_CONFIG = Config(fillers=FILLERS)
 
 #: How far a beam looks into a run of children tied on guess for those whose bound is
 #: :data:`MAX_SCORE` (at most this many times the room left in the layer), when its best plan
@@ -490,19 +506,24 @@ class Solver(Search):
         return self.best.score >= min(MAX_SCORE, self.bound(self.root))
 
     # -- stage 2: beams -----------------------------------------------------------------
-    def beam(self, width: int, growers: int = GROWERS, skip: int = 0) -> None:
+    def beam(self, width: int, growers: int = GROWERS, skip: int = 0,
+             early: tuple[int, ...] = ()) -> None:
         """One beam search from the root; its first layer passes over the root's first ``skip``
-        children (see :class:`Beam`)."""
+        children, its first layers are ``early`` wide (see :class:`Beam`)."""
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
         first = True
+        depth = 0
+        name = f"beam {width}/{growers}" + (f"+{skip}" if skip else "") + (
+            "<" + ",".join(map(str, early)) if early else "")
         while layer:
+            wide = early[depth] if depth < len(early) else width
+            depth += 1
             # each child's parent (its index in the layer) and path: its chain is made only
             # if the beam keeps it
             nxt: dict[State, tuple[int, Path]] = {}
             for i, (state, chain) in enumerate(layer):
                 if state.phase in (SUNLIGHT, OVER):
-                    self.offer(plan_through(self, chain, state, self.alpha()),
-                               f"beam {width}/{growers}" + (f"+{skip}" if skip else ""))
+                    self.offer(plan_through(self, chain, state, self.alpha()), name)
                     continue
                 for child, path in self.light(state, growers):
                     if child not in nxt:
@@ -519,12 +540,23 @@ class Solver(Search):
                     ranked.sort(key=lambda kv: order.get(kv[0], len(order)))
                 if skip:
                     ranked = ranked[skip:]
-                kept = self.keep(ranked, max(width, self.config.first_layer), self.best.score,
+                kept = self.keep(ranked, max(wide, self.config.first_layer), self.best.score,
                                  plain=order is not None)
             else:
-                kept = self.keep(ranked, width, self.best.score)
+                kept = self.keep(ranked, wide, self.best.score)
             layer = [(child, [*layer[i][1], (layer[i][0], path)])
                      for child, (i, path) in kept]
+
+    def fits(self, beam: Beam) -> bool:
+        """Whether ``beam`` is likely to end before the deadline: its expansions (a layer of
+        its width per turn left) at the search's CPU per expansion so far."""
+        if self.deadline is None or not self.nodes:
+            return True
+        left = self.deadline - self.clock()
+        per = self.elapsed() / self.nodes
+        layers = max(1, DARK_TURNS - self.root.turn)
+        wide = [*beam.early[:layers], *[beam.width] * layers][:layers]
+        return per * (1 + sum(wide)) * FIT_SHARE <= left
 
     def keep(self, ranked: list[tuple[State, Any]], width: int, floor: int,
              plain: bool = False) -> list[tuple[State, Any]]:
@@ -693,10 +725,18 @@ class Solver(Search):
                 ladder = self.config.beams()
                 if self.config.lookahead and ladder:
                     self.look_ahead(self.config.lookahead, ladder[0].growers)
+                fillers = list(self.config.fillers)
                 for beam in ladder:
                     if self.done():
                         break
-                    self.beam(beam.width, beam.growers, beam.skip)
+                    while fillers and not self.fits(beam) and self.fits(fillers[0]):
+                        filler = fillers.pop(0)
+                        self.beam(filler.width, filler.growers, filler.skip, filler.early)
+                        if self.done():
+                            break
+                    if self.done():
+                        break
+                    self.beam(beam.width, beam.growers, beam.skip, beam.early)
                 self.sun.node_limit = limit
                 self.unproven = 0  # the beams' cut searches prove nothing: the pass redoes them
                 if not self.done():
