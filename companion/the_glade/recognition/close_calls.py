@@ -184,6 +184,15 @@ def _detail_face(model: Model, cache: Cache, j: int,
 ALL_LOOKALIKES = False
 
 
+#: A closer look is placed by the mean of the faces the first look ranked only (see
+#: closer_looks): faces added unranked (evidence.LEAF_SIBLINGS) are compared there. With the
+#: siblings in the mean, a fruit doubt on a glare-lit square of a hard tuning photo (family
+#: 1) was placed so that the closer look named a wrong fruit clearly enough to overrule.
+#: Off with evidence.LEAF_SIBLINGS (measured together, not adopted); it would also move
+#: ALL_LOOKALIKES' looks, measured without it.
+PLACE_BY_RANKED = False
+
+
 def with_lookalikes(model: Model, cache: Cache, ranked: list[tuple[float, int, str]]
                     ) -> list[tuple[float, int, str]]:
     """``ranked`` (distance, template, name) with every face that is a learnt look-alike of
@@ -237,7 +246,11 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         looked_up = [(name, j, *_detail_face(model, cache, j, blur)) for _, j, name in ranked]
         faces = [(name, j, face) for name, j, face, _ in looked_up]
         at = (float(centre[0]), float(centre[1]))
-        jobs.append((faces, one_place(view, at, angle, side, [gray for *_, gray in looked_up])))
+        # placed by the first look's own names: faces added unranked (distance inf: leaf
+        # siblings, evidence.LEAF_SIBLINGS) are compared, not let move the place
+        own = [gray for (d, _, _), (*_, gray) in zip(ranked, looked_up, strict=True)
+               if not (PLACE_BY_RANKED and np.isinf(d))] or [g for *_, g in looked_up]
+        jobs.append((faces, one_place(view, at, angle, side, own)))
     stack = np.stack([cut(view, (cx, cy), a, side, DETAIL) for _, (cx, cy, a) in jobs])
     patches, hot = describe(stack), clipped(stack)
     looks: list[Look | None] = []
