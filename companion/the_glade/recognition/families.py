@@ -69,7 +69,7 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
                    7343, 8030, 8035, 8036, 8042, 8043, 8054, 8059, 8066, 8068, 8069,
-                   730520, *range(8060, 8065))
+                   730520, *range(8060, 8065), *range(8085, 8090))
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
