@@ -325,3 +325,30 @@ def test_a_doubt_on_the_wrong_leaf_is_not_settled(table) -> None:
                             photo_drawing._Photo(table.photo), _reading(table, square, wrong),
                             leaves)
     assert v is not None and v.winner == name
+
+
+def test_exam_tiles_that_cannot_be_judged_are_replaced(table, monkeypatch) -> None:
+    """EXAM_MORE: when the exam's chosen tiles cannot be drawn (here moved off the photo),
+    the photo's other sure tiles sit the exam instead, and the doubt is settled; without
+    it too few are judged and nothing is."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+
+    def doubted() -> list[SquareReading]:
+        readings = _doubt(table, square, name, _siblings(name)[0])
+        sure = photo_drawing._sure_tiles(readings, table.faces)
+        chosen = sure[::max(1, len(sure) // photo_drawing.EXAM)][:photo_drawing.EXAM]
+        for r, _f in chosen:
+            r.centre = (-5000.0, -5000.0)
+        return readings
+
+    readings = doubted()
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    assert [readings[i].square for i, v in out.items() if v.settled] == [square]
+    monkeypatch.setattr(photo_drawing, "EXAM_MORE", False)
+    readings = doubted()
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    assert out and not any(v.settled for v in out.values())
+    assert next(r for r in readings if r.square == square).kind == "uncertain"

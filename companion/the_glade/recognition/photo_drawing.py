@@ -134,8 +134,12 @@ EXAM = 8
 EXAM_MIN = 4
 EXAM_Z = 2.0
 #: When fewer than EXAM of the chosen tiles could be judged (not placed, no fruit group),
-#: the photo's other sure tiles are judged in their stead up to EXAM.
-EXAM_MORE = False
+#: the photo's other sure tiles are judged in their stead up to EXAM. Tuning families
+#: 8059, 8054, 8036, 8035, 8043, 8042, 1, 44, 54, 61, 80, 81, 121, 198, 287 (4a8b6b4's
+#: tree, off -> on, side by side): normal (8 + 2 each) 13 / 656 -> 13 / 639 wrong /
+#: uncertain (61: 56 -> 38, 8036 23 -> 24), hard (8 each) 15 / 1707 either way; the same
+#: squares wrong.
+EXAM_MORE = True
 #: A doubt settled to a name is vetoed when a face of its creature and fruit on another
 #: leaf fits the photo better (leaves_of): the fruits' comparison does not judge the leaf.
 LEAF_CHECK = True
