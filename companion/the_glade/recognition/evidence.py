@@ -469,7 +469,10 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
 #: read 24 / 1,067 / 63 -> 16 / 1,080 / 61 wrong / uncertain / exactly right, no square
 #: wrong that was not before (8 leaves fixed: 3 named right, 5 doubted); normal photos of
 #: 8060-8064, 1, 8035, 8036 (8 + 2 each) 7 / 130 / 44 -> 7 / 133 / 42, the same squares
-#: wrong. Siblings on every close call (LEAF_LIGHT 0) made three fruit doubts wrong names.
+#: wrong. Without round_robin.NOISE_GUARD (the four leaf switches alone) the hard ones read
+#: 24 / 1,067 / 63 -> 17 / 1,076 / 62, no new wrong square either (7 leaves: 3 named right,
+#: 4 doubted). Siblings on every close call (LEAF_LIGHT 0) made three fruit doubts wrong
+#: names.
 #: Built and **off** (the five switches together, not adopted): fresh 8085-8089 (never run
 #: before; 76a8390's tree, then it with the five on, side by side, the same models) hard
 #: 4 / 258 / 12 -> 4 / 251 / 12 wrong / uncertain / exactly right, but one square wrong
