@@ -126,6 +126,11 @@ OTHER_ECC = 0.95
 #: creatures. The same tuning photos: of 670 such close calls (34 named wrong), 158
 #: settled right and none wrong (one wrong name, the right fruit on the wrong leaf, passed
 #: every gate but the leaf check at z 8.82). CLOSE_CALLS False: left as they are.
+#: OTHER, CLOSE_CALLS and EXAM_MORE together, fresh 8080-8084 (never run before; 76a8390's
+#: tree, then 25cd495's, each a git archive run from its own directory, side by side, the
+#: same models): normal (20 + 6 each) 0 / 50 / 105 -> 0 / 32 / 108 wrong / uncertain /
+#: exactly right (8082 32 -> 14), hard (8 each) 2 / 134 / 13 -> 2 / 110 / 13 (the same
+#: families' squares wrong: 8080 and 8084 one each).
 CLOSE_CALLS = True
 POOR_REASON = "poor photo: a close call"
 #: The exam: up to EXAM sure tiles of the photo judged as if in doubt; at least EXAM_MIN
