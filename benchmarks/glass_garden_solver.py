@@ -11,9 +11,9 @@ middle row in ``random.Random(i).shuffle`` order, right of the critter. The firs
 each critter are the issue's 40 deals; the 50 of each are the benchmark's 200.
 
 The solver's stages run in a fixed order whatever its time limit (see ``solver.py``), so one run
-of ``--seconds`` per deal also tells what any shorter limit gives (but for the fillers, which
-take a wide beam's place only near the deadline: a shorter run may do a little better than the
-longer run's mark says): each deal records when its
+of ``--seconds`` per deal also tells what any shorter limit gives (not for a configuration with
+fillers, ``fill`` and ``from4g8f``, which take a wide beam's place only near the deadline: a
+shorter run may do a little better than the longer run's mark says): each deal records when its
 plan improved and when it was proven optimal, and the report gives the share proven and the
 mean score at each of ``--marks`` seconds, and draws them as a curve (``--plot``, a PNG drawn
 with Pillow). ``--clock cpu`` (the default) counts the CPU seconds of the process searching,

@@ -56,6 +56,7 @@ from companion.glass_garden.solver import (
     BEAM_WIDTHS,
     CACHE_CHILDREN,
     DEFAULT_CONFIG,
+    FILLERS,
     PLAIN_LADDER,
     Beam,
     Clock,
@@ -66,8 +67,9 @@ from companion.glass_garden.solver import (
 )
 from companion.glass_garden.turns import Path
 
-#: ``from4g8``'s fillers (:attr:`solver.Config.fillers`): width-4 beams of 8 growers over the
-#: root's children from the 17th on, 4 at a time (its widths 8 and 16 took the first 16).
+#: ``from4g8f``'s fillers (:attr:`solver.Config.fillers`; see :data:`solver.FILLERS`): width-4
+#: beams of 8 growers over the root's children from the 17th on, 4 at a time (its widths 8 and
+#: 16 took the first 16).
 FROM4G8_FILLERS: tuple[Beam, ...] = tuple(Beam(4, 8, skip=k) for k in range(16, 100, 4))
 #: The configurations a search may run, by name (see :class:`solver.Config`).
 VARIANTS: dict[str, Config] = {
@@ -77,8 +79,7 @@ VARIANTS: dict[str, Config] = {
     "first32": Config("first32", first_layer=32),
     "look32": Config("look32", lookahead=32),
     "look64": Config("look64", lookahead=64),
-    "from4g8": Config("from4g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS if w >= 4),
-                      fillers=FROM4G8_FILLERS),
+    "from4g8": Config("from4g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS if w >= 4)),
     "look64g8": Config("look64g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), lookahead=64),
     "first32g8": Config("first32g8", tuple(Beam(w, 8) for w in BEAM_WIDTHS), first_layer=32),
     "plain": Config("plain", PLAIN_LADDER),
@@ -87,6 +88,11 @@ VARIANTS: dict[str, Config] = {
     # 9 within 3 s), but as the second search instead of ``from4g8`` it proved 19/30 of those
     # Ant deals against 19/30, run at the same time (2026-12-04, load 12-15)
     "w32": Config("w32", tuple(Beam(w) for w in BEAM_WIDTHS if w >= 32)),
+    # with fillers (solver.FILLERS, FROM4G8_FILLERS; not adopted: 180 and 179 against 179 and
+    # 179 on the 200)
+    "fill": replace(DEFAULT_CONFIG, name="fill", fillers=FILLERS),
+    "from4g8f": Config("from4g8f", tuple(Beam(w, 8) for w in BEAM_WIDTHS if w >= 4),
+                       fillers=FROM4G8_FILLERS),
     # beams rooted at one first turn each (Beam.early: one child of the root, then width 8;
     # not adopted: as the second search 20/30 against 20/30 on training Ant seeds 100-129)
     "rooted8": Config("rooted8", tuple(Beam(8, skip=i, early=(1,)) for i in range(16))),

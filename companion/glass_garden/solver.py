@@ -10,9 +10,9 @@ seconds does not depend on how long it was given (one long run measures every sh
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
 2. beam searches (:data:`BEAM_LADDER`: widths 1-8, four of width 4 starting from other first
-   turns, then 16-128; a beam that would not end before the deadline, by the CPU an expansion
-   has taken so far, gives way to *fillers*, more width-4 beams over other first turns that
-   would: :data:`FILLERS`, :meth:`Solver.fits`), ranking states by :func:`bound.guess` and
+   turns, then 16-128; a configuration with *fillers*, none by default, runs cheaper beams in
+   place of one that would not end before the deadline: :attr:`Config.fillers`), ranking
+   states by :func:`bound.guess` and
    keeping only states whose :func:`bound.upper_bound` beats the best plan (among children
    tied on guess, those whose bound is 16 first: :meth:`Solver.keep`). They expand turns
    *lightly* (:func:`expand.outcomes` with ``growers``): the actions step in full, but the
@@ -113,8 +113,12 @@ class Beam:
     #: the root's children this beam passes over (in its first layer's order): the ones an
     #: earlier beam of the ladder took, so that it tries other first turns
     skip: int = 0
-    #: the widths of its first layers (the root's children first), ``width`` after them: a
-    #: beam wide where the 16-lines rank low (turns 1-3) and narrow where they rank high
+    #: the widths of its first layers (the root's children first), ``width`` after them: with
+    #: ``(1,)`` and ``skip`` a beam rooted at one first turn (``rooted8`` in
+    #: :data:`portfolio.VARIANTS`). Beams wide early and narrow after (32 at turns 1-3, then 8
+    #: or 4) were measured and dropped: the Ant 16-lines' states rank 10-27th of a width-32
+    #: beam's layer at every turn, not only the first ones, and they lost them (training Ant
+    #: seeds 102, 109, 112, 116, 118, 126 alone at 4 CPU s: 0-1 of 6 found, width 32 3 of 6).
     early: tuple[int, ...] = ()
 
 
@@ -134,10 +138,17 @@ BEAM_LADDER: tuple[Beam, ...] = (
     *(Beam(w) for w in BEAM_WIDTHS if w > 8))
 #: :meth:`Solver.fits`: the share of a beam's estimated cost that must fit in the time left.
 FIT_SHARE = 1.0
-#: The default search's fillers (:attr:`Config.fillers`): more width-4 beams over other first
-#: turns (the root's children from the 25th on, 4 at a time), run in place of a wide beam
-#: that would be cut by the deadline (at 2.5 s the width-16 beam, started at 1.7-2.3 s on an
-#: unproven deal, never ended: on the benchmark's 200 it proved none).
+#: Fillers for the default ladder (:attr:`Config.fillers`; ``fill`` in
+#: :data:`portfolio.VARIANTS`, not the default): more width-4 beams over other first turns
+#: (the root's children from the 25th on, 4 at a time), run in place of a wide beam the
+#: deadline would cut (at 2.5 s the width-16 beam, started at 1.7-2.3 s on an unproven deal,
+#: never ended: on the benchmark's 200 it proved none). With ``from4g8f`` as the second search
+#: (its width-32 beam, started at 1.2-1.9 s, proved none either), training Ant seeds 100-159
+#: 40/60 against 36/60, Worm 100-129 29/30 both; but on the benchmark's 200 at 2.5 CPU s
+#: (2026-12-05 01:58-02:11, load about 8, beside eeafe7f's tree) 180 against 179, mean 15.885
+#: against 15.875 (Ant 22 gained; the worker's fillers found 16s on 10 deals, most of which
+#: the old pair proved otherwise; search 0's fillers none), and again (02:12-02:25) 179 against
+#: 179 with the same deals unproven: within the run-to-run spread, so off.
 FILLERS: tuple[Beam, ...] = tuple(Beam(4, skip=k) for k in range(24, 100, 4))
 #: The ladder before the skipping beams (:data:`BEAM_WIDTHS` in order; ``plain`` in
 #: :data:`portfolio.VARIANTS`).
@@ -171,7 +182,7 @@ class Config:
 
 
 #: The solver's own search (the module's text): a :class:`Solver` given no configuration.
-DEFAULT_CONFIG = Config(fillers=FILLERS)
+DEFAULT_CONFIG = Config()
 
 #: How far a beam looks into a run of children tied on guess for those whose bound is
 #: :data:`MAX_SCORE` (at most this many times the room left in the layer), when its best plan
@@ -548,8 +559,11 @@ class Solver(Search):
                      for child, (i, path) in kept]
 
     def fits(self, beam: Beam) -> bool:
-        """Whether ``beam`` is likely to end before the deadline: its expansions (a layer of
-        its width per turn left) at the search's CPU per expansion so far."""
+        """Whether ``beam`` is likely to end before the deadline: its expansions (the root's,
+        then a layer of its width per turn left) at the time an expansion has taken so far
+        (the search's own clock: CPU or wall; sunlight searches and bounds included). Cached
+        expansions make a beam cheaper than this, so the estimate errs on the side of a
+        filler."""
         if self.deadline is None or not self.nodes:
             return True
         left = self.deadline - self.clock()

@@ -1,5 +1,6 @@
 """Fillers: a beam of the ladder that would not end before the deadline gives way to cheaper
-beams that would (``Config.fillers``, ``Solver.fits``).
+beams that would (``Config.fillers``, ``Solver.fits``; the ``fill`` and ``from4g8f``
+configurations, measured and not the default).
 
 At 2.5 s the default search's width-16 beam (and the second search's width-32 one) started on
 an unproven deal too late to end, and a beam cut short finds nothing; the time goes instead to
@@ -72,18 +73,21 @@ def test_a_beam_that_does_not_fit_gives_way_to_the_fillers_that_do_each_once() -
     assert _ladder_run({1, 16}) == [Beam(1), Beam(16), Beam(32)]
 
 
-def test_the_default_searches_have_fillers_over_other_first_turns() -> None:
-    assert DEFAULT_CONFIG.fillers == FILLERS and FILLERS[0] == Beam(4, skip=24)
+def test_the_fillers_are_measured_variants_not_the_default() -> None:
+    assert DEFAULT_CONFIG.fillers == () and portfolio.VARIANTS["from4g8"].fillers == ()
+    fill = portfolio.VARIANTS["fill"]
+    assert fill.fillers == FILLERS and FILLERS[0] == Beam(4, skip=24)
+    assert fill.beams() == DEFAULT_CONFIG.beams()
     assert all(b.width == 4 and b.skip % 4 == 0 for b in FILLERS)
-    second = portfolio.VARIANTS[portfolio.PORTFOLIO[1]]
-    assert second.fillers and {(b.width, b.growers) for b in second.fillers} == {(4, 8)}
-    assert portfolio.VARIANTS["plain"].fillers == ()
+    second = portfolio.VARIANTS["from4g8f"]
+    assert second.beams() == portfolio.VARIANTS["from4g8"].beams()
+    assert {(b.width, b.growers) for b in second.fillers} == {(4, 8)}
 
 
 def test_a_short_run_with_fillers_gives_a_legal_plan_and_a_sound_verdict() -> None:
     from test_gg_portfolio import StepClock, replays_to
 
     state = new_game(DECK, "Ant", seed=102)
-    result = Solver(state, 0.8, StepClock(0.0005)).run()
+    result = Solver(state, 0.8, StepClock(0.0005), portfolio.VARIANTS["fill"]).run()
     assert replays_to(state, result.plan)
     assert result.plan.score >= quick_plan(state).score and result.bound >= result.plan.score
