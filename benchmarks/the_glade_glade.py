@@ -208,20 +208,11 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
 
 def _part(doubt) -> str:
     """Which part of the reading a refused game's doubt comes from (``by_part`` counts the
-    games refused with at least one doubt of each part): a forest square (the forest scan,
-    issue #20), the store, the glade board (a space or a seat's supply), a check of the
-    state built (two copies of a tile, a row or column of the forest: a forest scan's
-    reading), or a colour's 12 counters not all found."""
-    what = str(doubt.what)
-    if what.startswith("square "):
-        return "forest square"
-    if "store" in what:
-        return "store"
-    if what.startswith(("glade space", "supply space", "seat ")):
-        return "glade board"
-    if what.startswith("only "):
-        return "counters of a colour missing"
-    return "state check"
+    games refused with at least one doubt of each part): ``photo_game.PARTS``, e.g.
+    ``forest-square`` (the forest scan, issue #20), ``store``, ``glade-board``,
+    ``state-check`` (two copies of a tile, a row or column of a forest: a forest scan's
+    reading) or ``counters-missing`` (a colour's 12 counters not all found)."""
+    return doubt.part or "unknown"
 
 
 def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> dict:

@@ -27,13 +27,25 @@ from companion.the_glade.names import supply_space
 
 VARIANTS = ("basic", "matching")
 
+#: Where a doubt is (``Doubt.part``): a square of a forest board (its scan, issue #20), the
+#: store beside a board, the glade board (a centre space or a seat's supply), the boards of
+#: the photos not of one size, a colour's 12 counters not all found, a check of the state
+#: built from the readings (two copies of a tile, a row of a forest, ...), or a photo that
+#: could not be read at all.
+PARTS = ("forest-square", "store", "glade-board", "board-size", "counters-missing",
+         "state-check", "photo")
+
 
 @dataclass(frozen=True)
 class Doubt:
-    """One thing that stops the score: which photo, and what is in doubt there."""
+    """One thing that stops the score: which photo, and what is in doubt there. ``part``
+    says which part of the game it is in (one of PARTS: a program sorts doubts by it, never
+    by the sentence), ``place`` the square, space or supply space when it is one."""
 
     photo: str
     what: str
+    part: str = ""
+    place: str = ""
 
     def __str__(self) -> str:
         return f"{self.photo}: {self.what}"
@@ -81,28 +93,29 @@ def glade_doubts(reading: Mapping[str, Any], photo: str, seats: int) -> list[Dou
             continue
         what = (f"{_seat_name(label)} is uncertain" if label.startswith("seat-")
                 else f"glade space {label} is uncertain")
-        out.append(Doubt(photo, what))
+        out.append(Doubt(photo, what, "glade-board", label))
     supply = reading.get("supply") or {}
     for n in range(1, seats + 1):
         if str(n) not in supply:
             out.append(Doubt(photo, f"seat {n}'s supply was not read (is that edge of the "
-                                    "glade board in the photo?)"))
+                                    "glade board in the photo?)", "glade-board", f"seat-{n}"))
     return out
 
 
 def forest_doubts(reading: Mapping[str, Any], photo: str, variant: str) -> list[Doubt]:
     """What a forest's reading leaves in doubt: squares, and the store beside the board."""
-    out = [Doubt(photo, f"square {sq} is uncertain") for sq in reading.get("uncertain") or ()]
+    out = [Doubt(photo, f"square {sq} is uncertain", "forest-square", str(sq))
+           for sq in reading.get("uncertain") or ()]
     if "store" not in reading:
         out.append(Doubt(photo, "the store (left of the board, as its owner sees it) is not "
-                                "in the photo"))
+                                "in the photo", "store"))
     unnamed = reading.get("store_uncertain") or 0
     if unnamed:
         out.append(Doubt(photo, f"{unnamed} thing{'s' if unnamed > 1 else ''} in the store "
-                                "could not be named"))
+                                "could not be named", "store"))
     if variant == "matching" and "store" in reading and "store_match_counters" not in reading:
         out.append(Doubt(photo, "the model knows no match counters, so the store's match "
-                                "counters were not read (enrol them: match_counters)"))
+                                "counters were not read (enrol them: match_counters)", "store"))
     return out
 
 
@@ -174,7 +187,8 @@ def _build(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[
               zip(forests, plan.seats, strict=True) if seat.forest_photo not in unread}
     if len(boards) > 1:
         doubts.append(Doubt(plan.seats[1].forest_photo, "its board is not the size of "
-                                                        f"{plan.seats[0].forest_photo}'s"))
+                                                        f"{plan.seats[0].forest_photo}'s",
+                            "board-size"))
     supply = glade.get("supply") or {}
     players = []
     for i, (seat, reading) in enumerate(zip(plan.seats, forests, strict=True)):
@@ -205,7 +219,7 @@ def _build(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[
         try:
             load_state(state)
         except StateError as exc:
-            doubts.append(Doubt("the game built from the photos", str(exc)))
+            doubts.append(Doubt("the game built from the photos", str(exc), "state-check"))
     if doubts:
         state["uncertain"] = [str(d) for d in doubts]
     return state, doubts
@@ -237,7 +251,8 @@ def missing_counters(state: Mapping[str, Any]) -> list[Doubt]:
     found = found_counters(state)
     return [Doubt("the photos", f"only {found.get(p['colour'], 0)} of the "
                                 f"{COUNTERS_PER_COLOUR} {p['colour']} counters were found (one "
-                                "missed in a store, or out of the photos?)")
+                                "missed in a store, or out of the photos?)",
+                   "counters-missing", p["colour"])
             for p in state["players"] if found.get(p["colour"], 0) < COUNTERS_PER_COLOUR]
 
 

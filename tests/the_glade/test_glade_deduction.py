@@ -67,9 +67,8 @@ def test_a_doubt_in_the_line_says_nothing_of_it() -> None:
         forests[LIZ]["uncertain"].append(square)
     built = assemble(plan, glade, forests)
     assert built.settled == []
-    assert {d.what for d in built.doubts} == {"square E7 is uncertain",
-                                              "square D7 is uncertain",
-                                              "square E6 is uncertain"}
+    assert {(d.part, d.place) for d in built.doubts} == {
+        ("forest-square", "E7"), ("forest-square", "D7"), ("forest-square", "E6")}
     forests[LIZ]["uncertain"].remove("E6")  # E6 read after all (the tile it holds)
     forests[LIZ]["forest"]["tiles"]["E6"] = "squirrel/blackberry/maple"
     assert [s.label for s in assemble(plan, glade, forests).settled] == ["E7"]
@@ -87,7 +86,7 @@ def test_two_names_the_rules_both_allow_stay_a_doubt() -> None:
             forests[LIZ]["uncertain"].append(square)
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
-    assert "square F6 is uncertain" in {d.what for d in caught.value.doubts}
+    assert ("forest-square", "F6") in {(d.part, d.place) for d in caught.value.doubts}
     assert caught.value.settled == ()
 
 
@@ -113,7 +112,7 @@ def test_sure_readings_that_break_a_rule_settle_nothing() -> None:
     forests[0]["forest"]["tiles"]["A1"] = "mouse/hazelnut/oak"  # misread, sure
     built = assemble(plan, glade, forests)
     assert built.settled == []
-    assert "square C3 is uncertain" in {d.what for d in built.doubts}
+    assert ("forest-square", "C3") in {(d.part, d.place) for d in built.doubts}
 
 
 def test_a_doubt_no_tile_fits_settles_nothing_in_the_game() -> None:
@@ -161,7 +160,8 @@ def test_a_colour_not_all_found_leaves_the_counter_a_doubt() -> None:
     forests[LIZ]["store"].remove("red-single")  # a red counter missed: red may be at F5
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
-    assert caught.value.doubts[0].what == "square F5 is uncertain"
+    assert (caught.value.doubts[0].part, caught.value.doubts[0].place) == ("forest-square",
+                                                                            "F5")
 
 
 def test_names_settled_that_fail_a_check_leave_the_doubts_as_read() -> None:
@@ -174,7 +174,7 @@ def test_names_settled_that_fail_a_check_leave_the_doubts_as_read() -> None:
     forests[1]["store"].remove("yellow-single")
     built = assemble(plan, glade, forests)
     assert built.settled == []
-    assert [d.what for d in built.doubts] == ["square C3 is uncertain"]
+    assert [(d.part, d.place) for d in built.doubts] == [("forest-square", "C3")]
     assert "C3" not in built.state["players"][LIZ]["forest"]["tiles"]
 
 
@@ -201,7 +201,7 @@ def test_a_supply_doubt_at_a_seat_nobody_sits_at_stops_nothing() -> None:
     glade["supply"]["3"] -= 1
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
-    assert caught.value.doubts[0].what == "supply space 7 of seat 3 is uncertain"
+    assert caught.value.doubts[0].place == "seat-3:7"
 
 
 @pytest.mark.parametrize("seat, colour, spaces", [
@@ -234,7 +234,7 @@ def test_a_supply_space_stays_a_doubt_while_a_counter_of_its_colour_may_lie_ther
     glade["supply"]["3"] -= 1
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
-    assert [d.what for d in caught.value.doubts] == ["supply space 7 of seat 3 is uncertain"]
+    assert [(d.part, d.place) for d in caught.value.doubts] == [("glade-board", "seat-3:7")]
     plan, glade, forests = readings()
     glade["uncertain"].append("seat-3:3")
     forests[LIZ]["store"].remove("red-single")  # a red counter in the store not named
@@ -242,7 +242,7 @@ def test_a_supply_space_stays_a_doubt_while_a_counter_of_its_colour_may_lie_ther
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
     assert caught.value.settled == ()
-    assert caught.value.doubts[0].what == "supply space 3 of seat 3 is uncertain"
+    assert caught.value.doubts[0].place == "seat-3:3"
 
 
 def test_the_review_names_a_bare_supply_space_settled() -> None:

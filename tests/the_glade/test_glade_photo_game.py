@@ -12,6 +12,7 @@ import pytest
 from companion.errors import StateError
 from companion.the_glade import jobs
 from companion.the_glade.photo_game import (
+    PARTS,
     CannotScore,
     PhotoList,
     Seat,
@@ -53,26 +54,26 @@ def test_perfect_readings_score_exactly_as_the_state_file() -> None:
 
 @pytest.mark.parametrize("spoil, photo, what", [
     (lambda g, f: g["uncertain"].append("mouse/acorn/beech"), "glade.jpg",
-     "glade space mouse/acorn/beech is uncertain"),
+     ("glade-board", "mouse/acorn/beech")),
     # liz's 6 red counters lie on spaces 7-12: one of them in doubt (a bare space in doubt
     # is settled by the 12 red counters all found: test_glade_deduction)
     (lambda g, f: (g["uncertain"].append("seat-3:7"), g["supply"].update({"3": 5})),
-     "glade.jpg", "supply space 7 of seat 3 is uncertain"),
-    (lambda g, f: g["supply"].pop("2"), "glade.jpg", "seat 2's supply was not read"),
-    (lambda g, f: f[1]["uncertain"].append("E5"), "emma.jpg", "square E5 is uncertain"),
-    (lambda g, f: f[2].pop("store"), "liz.jpg", "the store"),
-    (lambda g, f: f[0].update(store_uncertain=2), "toni.jpg",
-     "2 things in the store could not be named"),
+     "glade.jpg", ("glade-board", "seat-3:7")),
+    (lambda g, f: g["supply"].pop("2"), "glade.jpg", ("glade-board", "seat-2")),
+    (lambda g, f: f[1]["uncertain"].append("E5"), "emma.jpg", ("forest-square", "E5")),
+    (lambda g, f: f[2].pop("store"), "liz.jpg", ("store", "")),
+    (lambda g, f: f[0].update(store_uncertain=2), "toni.jpg", ("store", "")),
 ])
 def test_every_doubt_stops_the_score_and_is_named_with_its_photo(
-        spoil: Any, photo: str, what: str, tmp_path: Path) -> None:
+        spoil: Any, photo: str, what: tuple[str, str], tmp_path: Path) -> None:
     plan, glade, forests = readings()
     spoil(glade, forests)
     out = tmp_path / "built.json"
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests, write_state=out)
     first = caught.value.doubts[0]
-    assert first.photo == photo and what in first.what
+    assert (first.photo, (first.part, first.place)) == (photo, what)
+    assert first.part in PARTS
     assert str(caught.value).startswith(f"cannot score: {photo}: ")
     assert "\n" not in str(caught.value)
     kept = json.loads(out.read_text())
@@ -85,7 +86,8 @@ def test_a_state_the_rules_refuse_is_a_doubt_not_a_score() -> None:
     forests[0]["store"] = forests[0]["store"] + ["yellow-single"] * 12  # 12 too many yellows
     state, doubts = build_state(plan, glade, forests)
     assert len(doubts) == 1 and doubts[0].photo == "the game built from the photos"
-    assert "yellow" in doubts[0].what and state["uncertain"] == [str(doubts[0])]
+    assert doubts[0].part == "state-check" and state["uncertain"] == [str(doubts[0])]
+    assert "yellow" in doubts[0].what
 
 
 def test_the_written_state_scores_once_a_person_has_corrected_it(tmp_path: Path) -> None:
@@ -107,7 +109,7 @@ def test_boards_of_two_sizes_are_a_doubt() -> None:
     plan, glade, forests = readings()
     forests[1] = {**forests[1], "board": {"rows": 8, "cols": 8, "centre": "D4"}}
     _state, doubts = build_state(plan, glade, forests)
-    assert [d.photo for d in doubts] == ["emma.jpg"]
+    assert [(d.photo, d.part) for d in doubts] == [("emma.jpg", "board-size")]
 
 
 def test_matching_stores_need_match_counters_read() -> None:
@@ -118,7 +120,8 @@ def test_matching_stores_need_match_counters_read() -> None:
     del forests[0]["store_match_counters"]
     _state, doubts = build_state(plan, glade, forests)
     first = plan.seats[0].forest_photo
-    assert [d.photo for d in doubts] == [first] and "match counters" in doubts[0].what
+    assert [(d.photo, d.part) for d in doubts] == [(first, "store")]
+    assert "match counters" in doubts[0].what
 
 
 def test_the_photo_list_file(tmp_path: Path) -> None:
@@ -157,5 +160,5 @@ def test_a_counter_missing_from_every_photo_is_a_doubt() -> None:
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
     doubt = caught.value.doubts[0]
-    assert doubt.photo == "the photos"
-    assert f"{missing.rpartition('-')[0]} counters were found" in doubt.what
+    assert (doubt.photo, doubt.part, doubt.place) == (
+        "the photos", "counters-missing", missing.rpartition("-")[0])

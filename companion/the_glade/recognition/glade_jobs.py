@@ -101,12 +101,12 @@ def score_photos(photos: Sequence[str], *, model: Path, players: str | None = No
                                            ).result()
     except CompanionError as exc:
         glade = {"glade": {}, "supply": {}, "uncertain": []}
-        failed.append(Doubt(plan.glade_photo, str(exc)))
+        failed.append(Doubt(plan.glade_photo, str(exc), "photo"))
     forests = []
     for seat in plan.seats:
         try:
             forests.append(forest_reading(Path(seat.forest_photo), forest_model, glade_model))
         except CompanionError as exc:
             forests.append({"uncertain": [], "store": [], "store_uncertain": 0})
-            failed.append(Doubt(seat.forest_photo, str(exc)))
+            failed.append(Doubt(seat.forest_photo, str(exc), "photo"))
     return score_readings(plan, glade, forests, write_state, extra=failed)
