@@ -282,6 +282,11 @@ _ECC_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 60, 1e-5)
 MOTION = cv2.MOTION_EUCLIDEAN
 #: ECC's move of the drawing at most this (degrees, photo px): the reader places a tile to
 #: a pixel or two and its angle to the nearest 2 degrees.
+#: Measured, not changed (no fresh set left to adopt it on): of 8054 and 8059's 13 normal
+#: doubts left unplaced, most were turned 2.1-3.1 degrees by ECC at correlation 0.88-0.99.
+#: MAX_TURN 3.0 (25cd495's tree, side by side, tuning families 8059, 8054, 8036, 8035, 8043,
+#: 8042, 1, 44, 54, 61, 80, 81, 121, 198, 287): normal 13 / 639 / 49 -> 13 / 621 / 50, hard
+#: 15 / 1707 / 8 -> 15 / 1683 / 7 (81 135 -> 138), the same squares wrong.
 MAX_TURN = 2.0
 MAX_MOVE = 4.0
 
