@@ -78,7 +78,7 @@ def collect(args: argparse.Namespace) -> None:
 
     def spy(model, board, homography, image, readings):  # type: ignore[no-untyped-def]
         seen.clear()
-        before = [(r.kind, r.reason, r.candidates, r.lookalike_doubt) for r in readings]
+        before = [(r.kind, r.reason, r.doubt, r.candidates, r.lookalike_doubt) for r in readings]
         c0 = time.process_time()
         out = _SETTLE(model, board, homography, image, readings)
         seen["cpu"] = time.process_time() - c0
@@ -130,19 +130,19 @@ def _records(seen: dict[str, Any], truth: dict[str, Any]) -> list[dict[str, Any]
                                   readings_then, faces)
     passed = marks is not None and len(marks) >= pd.EXAM_MIN and min(marks) >= pd.EXAM_Z
     recs = []
-    for i, (kind, reason, cands, lookalike) in enumerate(seen["before"]):
+    for i, (kind, reason, doubt, cands, lookalike) in enumerate(seen["before"]):
         if kind != "uncertain":
             continue
         r = readings[i]
         sq = r.square
         rec: dict[str, Any] = dict(
-            sq=sq, reason=reason[:40], cands=list(cands), lookalike=lookalike,
+            sq=sq, reason=reason[:40], doubt=doubt, cands=list(cands), lookalike=lookalike,
             truth=truth["forest"]["tiles"].get(sq), truth_season=truth["seasons"].get(sq),
             season=r.season, final_kind=r.kind, final_name=r.name,
             marks=None if marks is None else [round(m, 2) for m in marks], exam=passed,
             cpu=round(seen.get("cpu", 0.0), 4))
         gates: list[str] = []
-        close = (not lookalike and reason.startswith("poor photo") and r.name is not None
+        close = (not lookalike and doubt == "poor-photo" and r.name is not None
                  and r.season is not None and r.turn is not None)
         if close:  # a poor photo's close call: its name and that name's other fruits
             cands = (r.name,)

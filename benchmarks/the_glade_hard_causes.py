@@ -52,20 +52,6 @@ SHADE = 0.65   # ... this much darker: in shade
 FAR = 0.85     # a square this small against the board's median size: the far side
 
 
-def _reason_code(reason: str) -> str:
-    """The reader's reason text as a short code (the part that names the cause)."""
-    for start, code in (("looks like", "lookalike"), ("poor photo", "poor"),
-                        ("glare on the tile", "glare-tile"), ("shade on the tile", "shade-tile"),
-                        ("empty, or a tile veiled", "veiled"), ("glare", "glare-washed"),
-                        ("not wholly", "frame"), ("matches nothing", "matches-nothing"),
-                        ("a counter, or a mark", "counter-or-mark")):
-        if reason.startswith(start):
-            return code
-    if reason.endswith("?") and " or " in reason:
-        return reason.rstrip("?").replace(" or ", "-or-")
-    return reason or "-"
-
-
 def _what_differs(want: str | None, got: str | None) -> str:
     """Which part of a tile's name (creature/fruit/leaf) a wrong name got wrong."""
     if want is None or got is None:
@@ -181,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                 truth_kind = "tile" if want_t else "counter" if want_c else "empty"
                 row = dict(family=family, photo=i, square=r.square, outcome=outcome,
                            truth=want_t or want_c, truth_kind=truth_kind, read=r.name,
-                           kind=r.kind, reason=r.reason, code=_reason_code(r.reason),
+                           kind=r.kind, reason=r.reason, code=r.doubt or "-",
                            candidates=list(r.candidates),
                            truth_in=bool(want_t and want_t in r.candidates),
                            differs=(_what_differs(want_t, r.name) if r.kind != "counter"

@@ -47,7 +47,7 @@ def test_a_tile_fitting_hardly_better_than_the_bare_board_is_a_doubt() -> None:
     empty = 0.004
     shaded = _judge(MODEL, _shaded(empty, 0.7 * empty), 0, "C2")
     assert shaded.kind == "uncertain"
-    assert shaded.reason == "tile or empty?"
+    assert (shaded.doubt, shaded.reason) == ("bare-like", "tile or empty?")
     assert shaded.confidence == 0.0
     clear = _judge(MODEL, _shaded(empty, 0.6 * BARE_LIKE_RATIO * empty), 0, "C2")
     assert (clear.kind, clear.name) == ("tile", "mouse/acorn/oak")
@@ -75,7 +75,7 @@ def test_under_glare_a_fruit_pair_agreeing_does_not_keep_the_leaf(
                 + [_agreed("B1", GLARE_Z / 2, False), _agreed("B2", GLARE_Z / 2, True)])
     out = _doubt_glare_lit(_evidence([*usual, lit, lit]), readings)
     assert [r.kind for r in out] == ["tile"] * GLARE_TILES + ["uncertain", "tile"]
-    assert out[GLARE_TILES].reason.startswith("glare on the tile")
+    assert out[GLARE_TILES].doubt == "glare-lit"
     assert out[GLARE_TILES].candidates == ()
     assert np.isclose(out[GLARE_TILES].distances["glare_lit"], GLARE_TILE * 1.1, atol=1e-3)
     monkeypatch.setattr(reader, "GLARE_LEAF", False)
@@ -92,7 +92,7 @@ def test_a_square_read_empty_showing_print_the_board_misfits_is_a_doubt() -> Non
     misfit = 2 * BARE_MISFIT
     printed = _judge(MODEL, _square(misfit, 3 * misfit, 2 * PRINTED, 1.0, edge=False), 0, "C5")
     assert printed.kind == "uncertain"
-    assert printed.reason == "empty or tile?"
+    assert (printed.doubt, printed.reason) == ("bare-like", "empty or tile?")
     for evidence in (_square(misfit, 3 * misfit, PRINTED / 2, 1.0, edge=False),
                      _square(BARE_MISFIT / 3, BARE_MISFIT, 2 * PRINTED, 1.0, edge=False)):
         assert _judge(MODEL, evidence, 0, "C5").kind == "empty"

@@ -148,7 +148,7 @@ def test_a_photo_showing_neither_fruit_stays_a_doubt(setting, monkeypatch) -> No
         assert (float(part.reshape(-1, 3).astype(np.float32).std(axis=0).max()) < 6.0) == flat
     verdicts, readings = _settle(erased)
     assert i not in verdicts or not verdicts[i].settled  # ... the fruit painted over, not
-    assert readings[i].kind == "uncertain" and readings[i].reason.startswith("looks like")
+    assert readings[i].kind == "uncertain" and readings[i].doubt == "look-alike"
 
 
 def test_a_photo_blurred_past_the_fruit_stays_a_doubt(setting, monkeypatch) -> None:

@@ -26,7 +26,7 @@ from companion.the_glade.recognition.families import (
 from companion.the_glade.recognition.jobs import enrol, scan
 from companion.the_glade.recognition.model import Model, load_model
 from companion.the_glade.recognition.pack import Pack, write_pack
-from companion.the_glade.recognition.reader import BoardReading, read_board
+from companion.the_glade.recognition.reader import DOUBTS, BoardReading, read_board
 from companion.the_glade.recognition.sim import random_forest, render_photo
 from companion.the_glade.screens import doubt_words
 
@@ -63,7 +63,7 @@ def assert_doubt_settled_right(before: BoardReading, after: BoardReading, square
     a settling step, and ``after`` it is that tile, surely, marked by the step (``mark`` in
     its distances); no tile of ``after`` is named wrong."""
     doubt = next(r for r in before.squares if r.square == square)
-    assert doubt.kind == "uncertain" and doubt.reason.startswith("looks like")
+    assert (doubt.kind, doubt.doubt) == ("uncertain", "look-alike")
     assert truth["forest"]["tiles"][square] in doubt.candidates
     settled = next(r for r in after.squares if r.square == square)
     assert settled.kind == "tile", settled.reason
@@ -144,7 +144,7 @@ def test_photos_of_a_pack_never_seen_read_right(enrolled, tmp_path) -> None:
             squares += 1
             if sq in data["uncertain"]:
                 unsure += 1
-                assert sq in data["reasons"]
+                assert sq in data["reasons"] and data["doubts"][sq] in DOUBTS
                 continue
             want = (truth["forest"]["tiles"].get(sq), truth["forest"]["counters"].get(sq))
             got = (data["forest"]["tiles"].get(sq), data["forest"]["counters"].get(sq))
@@ -200,12 +200,13 @@ def test_the_overlay_and_the_scan_name_both_candidates_of_a_doubt(monkeypatch) -
                             geometry=BoardGeometry.from_dict({"rows": 7, "cols": 7,
                                                               "centre": "D4"}))
     doubt = SquareReading("E4", "uncertain", reason="looks like hedgehog/acorn/oak or "
-                          "hedgehog/blackberry/oak",
+                          "hedgehog/blackberry/oak", doubt="look-alike",
                           candidates=("hedgehog/acorn/oak", "hedgehog/blackberry/oak"))
-    glare = SquareReading("B2", "uncertain", reason="glare")
+    glare = SquareReading("B2", "uncertain", reason="glare", doubt="glare")
     reading = BoardReading(board, SimpleNamespace(homography=np.eye(3)), [doubt, glare])
     data = reading.result()
     assert data["candidates"] == {"E4": ["hedgehog/acorn/oak", "hedgehog/blackberry/oak"]}
+    assert data["doubts"] == {"E4": "look-alike", "B2": "glare"}
     assert doubt_words(data, "E4") == "E4 (acorn or blackberry?)"
     seen = {}
     monkeypatch.setattr(show, "draw", lambda photo, hm, marks, outline: seen.update(

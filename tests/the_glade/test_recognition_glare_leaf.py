@@ -93,7 +93,7 @@ def _glare_board(candidates: tuple[str, str], light: float) -> tuple[list[Square
                               distances={"z": 9.0}) for k in range(6)]
     readings.append(SquareReading("B1", "uncertain", candidates[0], 0, "spring",
                                   reason=f"looks like {candidates[0]} or {candidates[1]}",
-                                  candidates=candidates))
+                                  doubt="look-alike", candidates=candidates))
     return readings, SimpleNamespace(bright=np.array([1.0] * 6 + [light]))
 
 
@@ -105,7 +105,7 @@ def test_a_leaf_doubt_under_glare_keeps_no_candidates(monkeypatch) -> None:
     readings, ev = _glare_board((LIGHT, DARK), GLARE_TILE + 0.2)
     out = reader._doubt_glare_lit(ev, readings)[-1]
     assert (out.kind, out.candidates, out.lookalike_doubt) == ("uncertain", (), False)
-    assert out.reason.startswith("glare on the tile")
+    assert out.doubt == "glare-lit"
     for candidates, light in (((LIGHT, OTHER), GLARE_TILE + 0.2), ((LIGHT, DARK), 1.0)):
         readings, ev = _glare_board(candidates, light)
         assert reader._doubt_glare_lit(ev, readings)[-1].candidates == candidates
@@ -130,7 +130,8 @@ def test_the_round_robin_leaves_a_doubt_whose_closer_look_misfits(monkeypatch) -
 
     def settled(noise: float) -> list[int]:
         readings = [SquareReading("C3", "uncertain", a, 1, "spring",
-                                  reason=f"looks like {a} or {b}", candidates=(a, b)),
+                                  reason=f"looks like {a} or {b}", doubt="look-alike",
+                                  candidates=(a, b)),
                     *(SquareReading(f"A{k + 1}", "empty") for k in range(10))]
         ev = SimpleNamespace(looks={0: Look((a, 1, b), 0.5, noise, at=(10.0, 10.0, 0.0))})
         return round_robin.settle(model, ev, readings, np.zeros((4, 4, 3), np.uint8), faces,

@@ -66,7 +66,7 @@ def test_a_sure_name_that_a_pair_of_its_own_rejects_for_a_third_face_is_doubted(
     clearly (PAIR_VETO spreads from A) and fits it: a doubt between A and C."""
     rejects = PairVerdict(winner=2, loser=0, fits=1.0, against=PAIR_VETO + 1)
     reading = _named(lambda i, j: [rejects] if (i, j) == (0, 0) else [])
-    assert reading.reason == "looks like A or C"
+    assert (reading.doubt, reading.candidates) == ("look-alike", ("A", "C"))
     assert reading.candidates == ("A", "C")
 
 
@@ -115,7 +115,8 @@ def test_three_judges_agreeing_clearly_keep_a_close_call_in_a_poor_photo():
     assert not _three_agree(look, "A", "A", PairVerdict(0, 1, 5.0, PAIR_VETO + 0.5))
 
     def photo(agreed: bool) -> list[SquareReading]:
-        squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B")
+        squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B",
+                                 doubt="look-alike")
                    for k in range(1, 4)]
         squares += [SquareReading(f"B{k}", "empty") for k in range(1, 7)]
         close = SquareReading("C1", "tile", name="A", distances={"z": 1.0})
@@ -132,7 +133,8 @@ def _poor_photo_settled(monkeypatch, before: bool) -> list[SquareReading]:
     """A photo whose 3 look-alike doubts of 10 squares (a poor photo) the photo's own
     exemplars all settle, read through the reader's square step with POOR_BEFORE_SETTLE
     ``before``: what it says of C1, a tile named by a close call."""
-    squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B")
+    squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B",
+                                 doubt="look-alike")
                for k in range(1, 4)]
     squares += [SquareReading(f"B{k}", "empty") for k in range(1, 7)]
     squares.append(SquareReading("C1", "tile", name="A", distances={"z": 1.0}))
@@ -157,7 +159,7 @@ def test_a_photo_is_as_poor_after_its_doubts_are_settled_when_so_switched(monkey
     default, the close call C1 stands as sure."""
     assert POOR_PHOTO * 10 < 3
     read = _poor_photo_settled(monkeypatch, before=True)
-    assert read[-1].kind == "uncertain" and read[-1].reason.startswith("poor photo")
+    assert read[-1].kind == "uncertain" and read[-1].doubt == "poor-photo"
     assert _poor_photo_settled(monkeypatch, before=False)[-1].kind == "tile"  # the default
 
 
@@ -211,7 +213,7 @@ def test_a_refitted_look_only_confirms_the_look_as_placed_and_the_first_look(mon
     ev.looks = {0: torn}
     reading = SquareReading("A1", "tile")
     _name_tile(_MODEL, ev, 0, reading)  # a firm first look names A; the look alone agrees
-    assert reading.reason == "looks like A or B"
+    assert (reading.doubt, reading.candidates) == ("look-alike", ("A", "B"))
     ev.looks = {0: plain_a}
     reading = SquareReading("A1", "tile")
     _name_tile(_MODEL, ev, 0, reading)

@@ -142,7 +142,7 @@ def test_over_exposed_paper_asks_no_more_margin_but_a_clipped_print_does():
     paper = _judge(model, _one_square(0.001, 0.201, None, sat=0.7, clipped=0.0), 0, "B2")
     assert paper.kind == "tile" and paper.name == "mouse/acorn/oak", paper.reason
     fruit = _judge(model, _one_square(0.001, 0.201, None, sat=0.7, clipped=0.7), 0, "B2")
-    assert fruit.kind == "uncertain" and fruit.reason.startswith("looks like")
+    assert fruit.kind == "uncertain" and fruit.doubt == "look-alike"
     look = Look(("mouse/acorn/oak", 0, "mouse/hazelnut/oak"), margin=0.3, noise=0.3)
     close = _one_square(0.001, 0.02, look, sat=0.7)      # the first look is not sure
     assert _judge(model, close, 0, "B2").kind == "tile"

@@ -122,7 +122,8 @@ def _doubt(table, square: str, first: str, second: str) -> list[SquareReading]:
     readings = _board(table)
     i = next(k for k, r in enumerate(readings) if r.square == square)
     readings[i] = _reading(table, square, first, kind="uncertain",
-                           reason=f"looks like {first} or {second}", candidates=(first, second))
+                           reason=f"looks like {first} or {second}", doubt="look-alike",
+                           candidates=(first, second))
     return readings
 
 
@@ -182,7 +183,7 @@ def _close_call(table, square: str, name: str) -> list[SquareReading]:
     readings = _board(table)
     i = next(k for k, r in enumerate(readings) if r.square == square)
     readings[i] = _reading(table, square, name, kind="uncertain",
-                           reason=photo_drawing.POOR_REASON)
+                           reason="poor photo: a close call", doubt=photo_drawing.POOR_DOUBT)
     return readings
 
 
@@ -196,7 +197,7 @@ def test_a_poor_photo_s_close_call_the_drawings_name_is_settled(table, monkeypat
     out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
                                readings)
     r = next(r for r in readings if r.square == square)
-    assert (r.kind, r.name, r.reason) == ("tile", name, "")
+    assert (r.kind, r.name, r.doubt) == ("tile", name, "")
     assert [readings[i].square for i, v in out.items() if v.settled] == [square]
     monkeypatch.setattr(photo_drawing, "CLOSE_CALLS", False)
     readings = _close_call(table, square, name)
@@ -215,7 +216,7 @@ def test_a_close_call_on_another_fruit_is_not_renamed(table) -> None:
     out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
                                readings)
     r = next(r for r in readings if r.square == square)
-    assert (r.kind, r.name, r.reason) == ("uncertain", wrong, photo_drawing.POOR_REASON)
+    assert (r.kind, r.name, r.doubt) == ("uncertain", wrong, photo_drawing.POOR_DOUBT)
     assert next(iter(out.values())).winner == name and not any(
         v.settled for v in out.values())
 

@@ -87,7 +87,7 @@ def test_a_doubt_without_exemplars_stays_a_doubt(setting, monkeypatch) -> None:
         readings[k].kind, readings[k].reason = "uncertain", "hidden for the test"
     verdicts = SETTLE(model, ev, readings, fine)
     doubt = next(r for r in readings if r.square == SQUARE)
-    assert doubt.kind == "uncertain" and doubt.reason.startswith("looks like")
+    assert doubt.kind == "uncertain" and doubt.doubt == "look-alike"
     i = next(k for k, r in enumerate(readings) if r.square == SQUARE)
     assert i not in verdicts or not verdicts[i].settled
 
@@ -122,4 +122,4 @@ def test_a_wrong_exemplar_leaves_an_unclear_margin_a_doubt(setting, monkeypatch)
     i = next(k for k, r in enumerate(readings) if r.square == SQUARE)
     verdict = SETTLE(model, ev, readings, fine)[i]
     assert not verdict.settled and verdict.near > photo_exemplars.RATIO * verdict.far
-    assert readings[i].kind == "uncertain" and readings[i].reason.startswith("looks like")
+    assert readings[i].kind == "uncertain" and readings[i].doubt == "look-alike"

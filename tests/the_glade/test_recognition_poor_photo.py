@@ -20,7 +20,8 @@ from companion.the_glade.recognition.reader import (
 
 def _poor_photo(close: SquareReading) -> list[SquareReading]:
     """Three look-alike doubts among ten squares (a poor photo), and ``close``."""
-    squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B")
+    squares = [SquareReading(f"A{k}", "uncertain", reason="looks like A or B",
+                             doubt="look-alike")
                for k in range(1, 4)]
     squares += [SquareReading(f"B{k}", "empty") for k in range(1, 7)]
     return [*squares, close]
@@ -48,7 +49,7 @@ def test_a_weaker_call_in_a_poor_photo_is_still_doubted() -> None:
                  _close(POOR_FIRM_Z + 0.1, 1.0, POOR_NOISE * 2),  # the closer look misfits
                  _close(POOR_FIRM_Z + 0.1, 1.0, None)):            # no closer look
         read = _doubt_poor_photo(_poor_photo(weak))[-1]
-        assert read.kind == "uncertain" and read.reason.startswith("poor photo"), weak.distances
+        assert read.kind == "uncertain" and read.doubt == "poor-photo", weak.distances
     # in a photo that is not poor, even the weakest close call keeps its name
     good = [SquareReading(f"B{k}", "empty") for k in range(1, 10)]
     weak = _close(0.1, 0.0, POOR_NOISE * 2)

@@ -30,7 +30,7 @@ def _model() -> SimpleNamespace:
 
 def _doubt(first: str = A, second: str = B) -> SquareReading:
     return SquareReading("C3", "uncertain", first, 1, "spring", reason=f"looks like {first} or "
-                         f"{second}", candidates=(first, second))
+                         f"{second}", doubt="look-alike", candidates=(first, second))
 
 
 def _board(*doubts: SquareReading) -> list[SquareReading]:

@@ -397,8 +397,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
         r.distances["drawn_ratio"] = round(r1 / max(r2, 1e-9), 3)
         r.distances["drawn_lean"] = round(lean, 3)
         if settled:
-            r.kind, r.reason, r.candidates = "tile", "", ()
-            r.name = winner
+            r.settled(winner)
             r.confidence = max(0.0, min(1.0, 1.0 - r1 / max(r2, 1e-9)))
             r.distances["drawn_sure"] = 1.0
     return out

@@ -119,7 +119,7 @@ LEAN_MAX = 1.5
 OTHER = True
 OTHER_Z = 12.0
 OTHER_ECC = 0.95
-#: A poor photo's close call (the reader's POOR_REASON: a name it would have kept in a good
+#: A poor photo's close call (the reader's POOR_DOUBT: a name it would have kept in a good
 #: photo) is judged too, among its name's other fruits, and settled to that name by the
 #: gates of a first candidate (MIN_Z, lean, ECC, fit, exam) when the drawings also name
 #: it among its creature's other leaves (the leaf check) and its fruit and leaf's other
@@ -132,7 +132,7 @@ OTHER_ECC = 0.95
 #: exactly right (8082 32 -> 14), hard (8 each) 2 / 134 / 13 -> 2 / 110 / 13 (the same
 #: families' squares wrong: 8080 and 8084 one each).
 CLOSE_CALLS = True
-POOR_REASON = "poor photo: a close call"
+POOR_DOUBT = "poor-photo"
 #: The exam: up to EXAM sure tiles of the photo judged as if in doubt; at least EXAM_MIN
 #: judged and each named right with z of at least EXAM_Z, else nothing is settled.
 EXAM = 8
@@ -574,7 +574,7 @@ def _sure_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
                 ) -> list[tuple[SquareReading, int]]:
     """The photo's surely named tiles whose face is known, in square order."""
     return [(r, faces[(r.name, r.season)]) for r in readings
-            if r.kind == "tile" and not r.reason and r.season is not None
+            if r.kind == "tile" and not r.doubt and r.season is not None
             and r.name is not None and (r.name, r.season) in faces]
 
 
@@ -661,17 +661,16 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         r.distances["photo_z"] = round(verdict.z, 2)
         r.distances["photo_lean"] = round(verdict.lean, 3)
         if settled:
-            r.kind, r.reason, r.candidates = "tile", "", ()
-            r.name = verdict.winner
+            r.settled(verdict.winner)
             r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
             r.distances["photo_drawing"] = 1.0
     return out
 
 
 def _close_call(r: SquareReading) -> bool:
-    """Whether ``r`` is a poor photo's close call the drawings may settle (POOR_REASON, a
+    """Whether ``r`` is a poor photo's close call the drawings may settle (POOR_DOUBT, a
     name, season and turn kept)."""
-    return (r.kind == "uncertain" and r.reason == POOR_REASON and r.name is not None
+    return (r.kind == "uncertain" and r.doubt == POOR_DOUBT and r.name is not None
             and r.season is not None and r.turn is not None)
 
 

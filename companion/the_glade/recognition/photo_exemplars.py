@@ -174,7 +174,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading],
         return out
     index, faces = _pair_lookup(model, cache_for(model))
     sure = [i for i, r in enumerate(readings)
-            if r.kind == "tile" and not r.reason and float(ev.sat[i]) <= MAX_SAT]
+            if r.kind == "tile" and not r.doubt and float(ev.sat[i]) <= MAX_SAT]
     face_of = {i: faces.get((readings[i].name, readings[i].season), -1) for i in sure}
     tside = tile_side(model.tile_size) * TILE_INSET * FINE
     side = round(tside * RES)
@@ -215,8 +215,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading],
         r.distances["exemplar_near"] = round(verdict.near, 5)
         r.distances["exemplar_far"] = round(verdict.far, 5)
         if verdict.settled:
-            r.kind, r.reason, r.candidates = "tile", "", ()
-            r.name = verdict.winner
+            r.settled(verdict.winner)
             r.confidence = max(0.0, min(1.0, 1.0 - verdict.near / max(verdict.far, 1e-9)))
             r.distances["exemplar_sure"] = 1.0
     # those left: a candidate that wins every learnt pair it belongs to

@@ -136,6 +136,19 @@ BARE_MISFIT = 0.01
 PRINTED = 1.0
 
 
+#: Why a square is in doubt (``SquareReading.doubt``, the scan JSON's ``doubts``): programs
+#: and tests read these codes, people the ``reason`` sentence beside them.
+#: ``look-alike`` two faces (or two counters) it hesitates between, named in ``candidates``;
+#: ``which-kind`` tile, counter or bare board?; ``bare-like`` a tile fitting hardly better
+#: than the bare board, or an empty square showing print; ``veiled`` empty, or a tile under
+#: glare?; ``unmatched`` no enrolled face fits well; ``glare`` the square washed out;
+#: ``out-of-frame`` not wholly in the photo; ``counter-or-mark`` a counter, or a mark on the
+#: board?; ``glare-lit`` / ``shade-lit`` a tile's name under a bright patch or in deep shade;
+#: ``poor-photo`` a close call doubted because so much of the photo is.
+DOUBTS = ("look-alike", "which-kind", "bare-like", "veiled", "unmatched", "glare",
+          "out-of-frame", "counter-or-mark", "glare-lit", "shade-lit", "poor-photo")
+
+
 @dataclass
 class SquareReading:
     square: str
@@ -151,13 +164,23 @@ class SquareReading:
     #: the two names a look-alike doubt hesitates between (best first), for the overlay and
     #: the table service's "look at" message
     candidates: tuple[str, ...] = ()
+    #: why it is in doubt: one of DOUBTS ("" while the reading is sure)
+    doubt: str = ""
+
+    def doubted(self, doubt: str, reason: str) -> None:
+        """Record why the square is in doubt: the code (DOUBTS) and the sentence."""
+        self.doubt, self.reason = doubt, reason
+
+    def settled(self, name: str) -> None:
+        """A doubt settled: the square is the tile ``name``, sure."""
+        self.kind, self.name, self.reason, self.doubt, self.candidates = "tile", name, "", "", ()
 
     @property
     def lookalike_doubt(self) -> bool:
         """A doubt between two look-alike tiles at a known season and turn ("looks like A
         or B"): what the later steps (photo_exemplars, round_robin, drawn_parts) may settle."""
         return (self.kind == "uncertain" and len(self.candidates) == 2
-                and self.reason.startswith("looks like") and self.season is not None
+                and self.doubt == "look-alike" and self.season is not None
                 and self.turn is not None)
 
 
@@ -187,6 +210,7 @@ class BoardReading:
                 "uncertain": uncertain, "turns": turns, "seasons": seasons,
                 "confidence": confidence,
                 "reasons": {r.square: r.reason for r in self.squares if r.kind == "uncertain"},
+                "doubts": {r.square: r.doubt for r in self.squares if r.kind == "uncertain"},
                 "candidates": {r.square: list(r.candidates) for r in self.squares
                                if r.kind == "uncertain" and r.candidates}}
 
@@ -426,24 +450,24 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     else:
         reading.centre = (float(ev.centres[i][0]), float(ev.centres[i][1]))
     limit = EMPTY_TILE_RATIO if {kind, other} == {"empty", "tile"} else KIND_RATIO
-    if (not reading.reason and not no_counter and not faint
+    if (not reading.doubt and not no_counter and not faint
             and kind_ratio > limit / (1 + ev.sat[i])):
-        reading.reason = f"{kind} or {other}?"
-    if not reading.reason and (_bare_like(kind, d1, float(ev.empty[i]))
+        reading.doubted("which-kind", f"{kind} or {other}?")
+    if not reading.doubt and (_bare_like(kind, d1, float(ev.empty[i]))
                                or _printed_bare(kind, float(ev.empty[i]),
                                                 float(ev.structure[i]))):
-        reading.reason = f"{kind} or {'empty' if kind == 'tile' else 'tile'}?"
-    if not reading.reason and (veiled or (kind == "empty" and (
+        reading.doubted("bare-like", f"{kind} or {'empty' if kind == 'tile' else 'tile'}?")
+    if not reading.doubt and (veiled or (kind == "empty" and (
             glaring or _print_under_glare(ev, i)))):
-        reading.reason = "empty, or a tile veiled by glare?"
-    if not reading.reason and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
-        reading.reason = "matches nothing enrolled well"
+        reading.doubted("veiled", "empty, or a tile veiled by glare?")
+    if not reading.doubt and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
+        reading.doubted("unmatched", "matches nothing enrolled well")
     if ev.white[i] > SATURATED and not _legible_through_glare(look, reading):
-        reading.reason = "glare"
+        reading.doubted("glare", "glare")
     if ev.frame_share[i] < 1.0:
-        reading.reason = "not wholly in the photo"
-    reading.confidence = max(0.0, min(1.0, float(conf))) if not reading.reason else 0.0
-    if reading.reason:
+        reading.doubted("out-of-frame", "not wholly in the photo")
+    reading.confidence = max(0.0, min(1.0, float(conf))) if not reading.doubt else 0.0
+    if reading.doubt:
         reading.kind = "uncertain"
     return reading
 
@@ -533,7 +557,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
     reading.turn = int(model.tile_turns[j1])
     reading.season = model.tile_seasons[j1]
     if not sure:
-        reading.reason = f"looks like {name1} or {name2}"
+        reading.doubted("look-alike", f"looks like {name1} or {name2}")
         reading.candidates = (name1, name2)
     return conf
 
@@ -565,11 +589,11 @@ def _name_counter(ev: Evidence, i: int, reading: SquareReading, kind_ratio: floa
     reading.distances["margin"] = round(float(margin), 3)
     reading.distances["disc"] = round(float(ev.disc[i]), 3)
     if margin < COUNTER_MARGIN * (1 + 2 * ev.sat[i]):
-        reading.reason = f"looks like {name} or {other}"
+        reading.doubted("look-alike", f"looks like {name} or {other}")
         reading.candidates = (name, other)
     elif (ev.disc[i] < DISC_SURE and kind_ratio > CLEAR_COUNTER
           and not _stands_out(ev.tint.get(i))):
-        reading.reason = "a counter, or a mark on the board?"
+        reading.doubted("counter-or-mark", "a counter, or a mark on the board?")
     return margin
 
 
@@ -584,7 +608,7 @@ def _legible_through_glare(look: Look | None, reading: SquareReading) -> bool:
     was that clear was named right (two photos, in every style); photos made 35% too bright
     (60 each of art styles 1, 4, 9 and 12) left 999 squares in doubt before and 525 after,
     with no wrong answer either way; 15% too bright (style 12), 13 before and 9 after."""
-    return (reading.kind == "tile" and not reading.reason and look is not None
+    return (reading.kind == "tile" and not reading.doubt and look is not None
             and look.names[0] == reading.name and look.sure(STRONG_CLEARNESS, STRONG_MARGIN))
 
 
@@ -829,7 +853,7 @@ def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[Square
         if GLARE_LEAF_DOUBT and r.lookalike_doubt and _leaf(r.candidates[0]) != _leaf(
                 r.candidates[1]) and float(ev.bright[k]) / usual > GLARE_TILE:
             # a leaf doubt under glare: no later step is to settle it between the two
-            r.reason = f"glare on the tile: {r.name}, or another?"
+            r.doubted("glare-lit", f"glare on the tile: {r.name}, or another?")
             r.candidates = ()
             r.distances["glare_lit"] = round(float(ev.bright[k]) / usual, 3)
             continue
@@ -847,7 +871,8 @@ def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[Square
             # no candidates: under the glare the truth is often neither of the best two
             # (the deduction from the game's rules settles only a doubt between two names)
             r.kind, r.confidence, r.candidates = "uncertain", 0.0, ()
-            r.reason = f"{'glare' if glare else 'shade'} on the tile: {r.name}, or another?"
+            r.doubted("glare-lit" if glare else "shade-lit",
+                      f"{'glare' if glare else 'shade'} on the tile: {r.name}, or another?")
             r.distances["glare_lit"] = round(light, 3)
     return readings
 
@@ -907,5 +932,6 @@ def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
                  and not _firm_in_a_poor_photo(r))
                 or (r.kind == "counter" and r.distances.get("margin", 1) < POOR_COUNTER))
         if weak:
-            r.kind, r.reason, r.confidence = "uncertain", "poor photo: a close call", 0.0
+            r.kind, r.confidence = "uncertain", 0.0
+            r.doubted("poor-photo", "poor photo: a close call")
     return readings

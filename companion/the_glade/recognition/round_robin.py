@@ -120,8 +120,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
                 winners.append(name)
         if len(winners) != 1:
             continue
-        r.kind, r.reason, r.candidates = "tile", "", ()
-        r.name = winners[0]
+        r.settled(winners[0])
         r.confidence = min(1.0, MARGIN / 8)
         r.distances["round_robin"] = 1.0
         settled.append(i)
