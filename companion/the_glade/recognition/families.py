@@ -65,11 +65,14 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: tests/the_glade/test_recognition_photo_drawing.py, built in the test itself); 8030
 #: (issue #20: a hard photo's square looked at, 2026-12-04 night, to set drawn_parts'
 #: leaf check: the right fruit on the wrong leaf, f9d8901); 8066, 8068 and 8069 (issue #20:
-#: run fresh for 97c286c's bare-like checks, then their normal readings looked at).
+#: run fresh for 97c286c's bare-like checks, then their normal readings looked at);
+#: 8060-8064 and 8085-8089 (issue #20, 5 December: run fresh, then their hard photos' wrong
+#: squares looked at); 8090-8094 (run fresh for round_robin.NOISE_GUARD, 5 December, their
+#: wrong squares' list seen).
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
                    7343, 8030, 8035, 8036, 8042, 8043, 8054, 8059, 8066, 8068, 8069,
-                   730520, *range(8060, 8065), *range(8085, 8090))
+                   730520, *range(8060, 8065), *range(8085, 8095))
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
