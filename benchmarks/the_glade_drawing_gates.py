@@ -32,21 +32,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from the_glade_families import _families, photo_of
+from the_glade_families import _families, tuning_photos
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import photo_drawing as pd
 from companion.the_glade.recognition import reader
-from companion.the_glade.recognition.families import TUNING_FAMILIES, family_pack
-from companion.the_glade.recognition.jobs import enrol
-from companion.the_glade.recognition.model import load_model
-from companion.the_glade.recognition.pack import write_pack
 from companion.vision.image import load_image
 
 _SETTLE = pd.settle
@@ -89,31 +84,23 @@ def collect(args: argparse.Namespace) -> None:
 
     pd.settle, pd._Photo, pd.exam = spy, Photo, exam
     work = Path(tempfile.mkdtemp(prefix="glade-gates-"))
+    last = None
     with open(args.out, "a") as out:
-        for family in _families(args.families):
-            if family not in TUNING_FAMILIES:
-                raise SystemExit(f"family {family} is not a tuning family")
-            pack = family_pack(family)
-            model_dir = (args.models or work) / str(family)
-            if not (model_dir / "manifest.json").is_file():
-                write_pack(pack, work / f"pack{family}")
-                enrol(work / f"pack{family}", out=model_dir, quiet=True)
-            model = load_model(model_dir)
-            for size, count in ((7, args.seven), (8, args.eight)):
-                for k in range(count):
-                    seed = args.seed + family * 100_000 + size * 1000 + k
-                    image, truth = photo_of(pack, size, seed, args.hard)
-                    path = work / "photo.jpg"
-                    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-                    seen.clear()
-                    try:
-                        reader.read_board(model, load_image(path))
-                    except RecognitionError:  # not read at all: no square reached the step
-                        continue
-                    for rec in _records(seen, truth):
-                        rec.update(family=family, seed=seed, size=size, hard=args.hard)
-                        out.write(json.dumps(rec) + "\n")
-            print(f"family {family} done", flush=True)
+        for photo in tuning_photos(_families(args.families), args.models,
+                                   ((7, args.seven), (8, args.eight)), args.seed, args.hard,
+                                   work):
+            if photo.family != last:
+                print(f"family {photo.family}", flush=True)
+                last = photo.family
+            seen.clear()
+            try:
+                reader.read_board(photo.model, load_image(photo.path))
+            except RecognitionError:  # not read at all: no square reached the step
+                continue
+            for rec in _records(seen, photo.truth):
+                rec.update(family=photo.family, seed=photo.seed, size=photo.size,
+                           hard=args.hard)
+                out.write(json.dumps(rec) + "\n")
 
 
 def _records(seen: dict[str, Any], truth: dict[str, Any]) -> list[dict[str, Any]]:

@@ -25,15 +25,18 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.the_glade.recognition.families import family_pack
+from companion.the_glade.recognition.families import TUNING_FAMILIES, family_pack
 from companion.the_glade.recognition.jobs import enrol, scan
+from companion.the_glade.recognition.model import Model, load_model
 from companion.the_glade.recognition.pack import write_pack
 from companion.the_glade.recognition.sim import random_forest, render_photo
 from companion.vision.sim import Camera, Degradations
@@ -50,6 +53,44 @@ def _families(text: str) -> list[int]:
         a, _, b = part.partition("-")
         out += list(range(int(a), int(b or a) + 1))
     return out
+
+
+class TuningPhoto(NamedTuple):
+    """One photo a diagnostic script reads (:func:`tuning_photos`)."""
+
+    family: int
+    model: Model
+    size: int      # the board's rows and columns
+    index: int     # the photo's number among that family's boards of that size
+    seed: int
+    path: Path     # the JPEG, as a camera gives it (overwritten by the next photo)
+    truth: dict
+
+
+def tuning_photos(families: list[int], models: Path | None, counts: Sequence[tuple[int, int]],
+                  seed: int, hard: bool, work: Path) -> Iterator[TuningPhoto]:
+    """The benchmark's photos of ``families``, for the scripts that look into readings: only
+    tuning families (a family not in families.TUNING_FAMILIES stops the run, so held-out
+    readings are never looked at). ``counts``: (board size, photos) pairs; each family's
+    model is loaded from ``models`` (else ``work``), enrolled there first when missing; the
+    photos are those :func:`main` scans for the same seed."""
+    held = [f for f in families if f not in TUNING_FAMILIES]
+    if held:
+        raise SystemExit(f"not tuning families (families.TUNING_FAMILIES): {held}")
+    for family in families:
+        pack = family_pack(family)
+        model_dir = (models or work) / str(family)
+        if not (model_dir / "manifest.json").is_file():
+            write_pack(pack, work / f"pack{family}")
+            enrol(work / f"pack{family}", out=model_dir, quiet=True)
+        model = load_model(model_dir)
+        for size, count in counts:
+            for k in range(count):
+                photo_seed = seed + family * 100_000 + size * 1000 + k
+                image, truth = photo_of(pack, size, photo_seed, hard)
+                path = work / "photo.jpg"
+                cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                yield TuningPhoto(family, model, size, k, photo_seed, path, truth)
 
 
 def photo_of(pack, size: int, seed: int, hard: bool):

@@ -26,19 +26,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import cv2
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from the_glade_families import _families, photo_of
+from the_glade_families import _families, tuning_photos
 
 from companion.the_glade.recognition import drawn_parts, reader, round_robin
 from companion.the_glade.recognition.enrol import tile_side
-from companion.the_glade.recognition.families import TUNING_FAMILIES, family_pack
-from companion.the_glade.recognition.jobs import enrol
-from companion.the_glade.recognition.model import FINE, TILE_INSET, load_model
-from companion.the_glade.recognition.pack import write_pack
+from companion.the_glade.recognition.model import FINE, TILE_INSET
 from companion.the_glade.recognition.photo_exemplars import _placed
 from companion.vision.image import load_image
 
@@ -85,32 +80,23 @@ def collect(args: argparse.Namespace) -> None:
 
     round_robin.settle = spy  # photo_exemplars calls round_robin.settle
     work = Path(tempfile.mkdtemp(prefix="glade-doubts-"))
+    last = None
     with open(args.out, "a") as out:
-        for family in _families(args.families):
-            if family not in TUNING_FAMILIES:
-                raise SystemExit(f"family {family} is not a tuning family")
-            pack = family_pack(family)
-            model_dir = (args.models or work) / str(family)
-            if not (model_dir / "manifest.json").is_file():
-                write_pack(pack, work / f"pack{family}")
-                enrol(work / f"pack{family}", out=model_dir, quiet=True)
-            model = load_model(model_dir)
-            for size, count in ((7, args.seven), (8, args.eight)):
-                for k in range(count):
-                    seed = args.seed + family * 100_000 + size * 1000 + k
-                    image, truth = photo_of(pack, size, seed, args.hard)
-                    photo = work / "photo.jpg"
-                    cv2.imwrite(str(photo), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-                    caught.clear()
-                    reading = reader.read_board(model, load_image(photo))
-                    final = {r.square: r for r in reading.squares}
-                    for rec in (rec for recs in caught for rec in recs):
-                        end = final[rec["sq"]]
-                        rec.update(family=family, seed=seed, hard=args.hard,
-                                   truth=truth["forest"]["tiles"].get(rec["sq"]),
-                                   final_kind=end.kind, final_name=end.name)
-                        out.write(json.dumps(rec) + "\n")
-            print(f"family {family} done", flush=True)
+        for photo in tuning_photos(_families(args.families), args.models,
+                                   ((7, args.seven), (8, args.eight)), args.seed, args.hard,
+                                   work):
+            if photo.family != last:
+                print(f"family {photo.family}", flush=True)
+                last = photo.family
+            caught.clear()
+            reading = reader.read_board(photo.model, load_image(photo.path))
+            final = {r.square: r for r in reading.squares}
+            for rec in (rec for recs in caught for rec in recs):
+                end = final[rec["sq"]]
+                rec.update(family=photo.family, seed=photo.seed, hard=args.hard,
+                           truth=photo.truth["forest"]["tiles"].get(rec["sq"]),
+                           final_kind=end.kind, final_name=end.name)
+                out.write(json.dumps(rec) + "\n")
 
 
 def _drawn_settles(rec: dict[str, Any], guard: float | None) -> str | None:

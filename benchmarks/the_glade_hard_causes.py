@@ -29,20 +29,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from the_glade_families import _families, photo_of
+from the_glade_families import _families, tuning_photos
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import reader
-from companion.the_glade.recognition.families import TUNING_FAMILIES, family_pack
-from companion.the_glade.recognition.jobs import enrol
-from companion.the_glade.recognition.model import load_model
-from companion.the_glade.recognition.pack import write_pack
 from companion.vision.board import project
 from companion.vision.image import load_image
 
@@ -110,6 +105,13 @@ def read_photo(model: Any, path: Path) -> tuple[list[Any], Any, np.ndarray, Any]
     return reading.squares, kept["ev"], sizes / np.median(sizes), reading.board
 
 
+def _tally(rows: list[dict[str, Any]], family: int, last: bool) -> None:
+    """After a family's ``last`` photo, its wrong squares and doubts."""
+    if last:
+        mine = collections.Counter(r["outcome"] for r in rows if r["family"] == family)
+        print(f"family {family}: {mine['wrong']} wrong, {mine['doubt']} doubts", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", required=True)
@@ -125,69 +127,56 @@ def main(argv: list[str] | None = None) -> int:
         module, name = where.rsplit(".", 1)
         target = importlib.import_module(f"companion.the_glade.recognition.{module}")
         setattr(target, name, ast.literal_eval(value))
-    families = _families(args.families)
-    held = [f for f in families if f not in TUNING_FAMILIES]
-    if held:
-        parser.error(f"not tuning families (families.TUNING_FAMILIES): {held}")
     rows: list[dict[str, Any]] = []
     out = args.out.open("w") if args.out else None
-    for family in families:
-        work = Path(tempfile.mkdtemp(prefix=f"glade-causes-{family}-"))
-        pack = family_pack(family)
-        model_dir = args.models / str(family)
-        if not (model_dir / "manifest.json").is_file():
-            write_pack(pack, work / "pack")
-            enrol(work / "pack", out=model_dir, quiet=True)
-        model = load_model(model_dir)
-        for i in range(args.seven):
-            seed = args.seed + family * 100_000 + 7 * 1000 + i
-            image, truth = photo_of(pack, 7, seed, not args.normal)
-            path = work / f"7-{i}.jpg"
-            cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-            try:
-                squares, ev, sizes, _ = read_photo(model, path)
-            except RecognitionError as exc:
-                print(f"family {family} photo {i}: refused: {exc}")
-                continue
-            doubts = sum(r.kind == "uncertain" for r in squares)
-            lit = [float(ev.bright[k]) for k, r in enumerate(squares)
-                   if r.kind == "tile"] if ev.bright is not None else []
-            usual = float(np.median(lit)) if lit else 1.0
-            for k, r in enumerate(squares):
-                want_t = truth["forest"]["tiles"].get(r.square)
-                want_c = truth["forest"]["counters"].get(r.square)
-                got_t = r.name if r.kind == "tile" else None
-                got_c = r.name if r.kind == "counter" else None
-                if r.kind == "uncertain":
-                    outcome = "doubt"
-                elif (want_t, want_c) != (got_t, got_c):
-                    outcome = "wrong"
-                else:
-                    outcome = "right"
-                truth_kind = "tile" if want_t else "counter" if want_c else "empty"
-                row = dict(family=family, photo=i, square=r.square, outcome=outcome,
-                           truth=want_t or want_c, truth_kind=truth_kind, read=r.name,
-                           kind=r.kind, reason=r.reason, code=r.doubt or "-",
-                           candidates=list(r.candidates),
-                           truth_in=bool(want_t and want_t in r.candidates),
-                           differs=(_what_differs(want_t, r.name) if r.kind != "counter"
-                                    and truth_kind != "counter" else ""),
-                           seen=_seen(ev, k, usual, float(sizes[k])),
-                           light=round(float(ev.bright[k]) / usual, 3)
-                           if ev.bright is not None else None,
-                           white=round(float(ev.white[k]), 3),
-                           size=round(float(sizes[k]), 3),
-                           poor=doubts > reader.POOR_PHOTO * len(squares),
-                           confidence=round(r.confidence, 3),
-                           second=ev.tiles[k][1][2],
-                           look=list(ev.looks[k].names[::2]) if ev.looks.get(k) else None,
-                           distances=r.distances)
-                if outcome != "right":
-                    rows.append(row)
-                if out is not None:
-                    out.write(json.dumps(row) + "\n")
-        mine = collections.Counter(r["outcome"] for r in rows if r["family"] == family)
-        print(f"family {family}: {mine['wrong']} wrong, {mine['doubt']} doubts", flush=True)
+    work = Path(tempfile.mkdtemp(prefix="glade-causes-"))
+    for photo in tuning_photos(_families(args.families), args.models, ((7, args.seven),),
+                               args.seed, not args.normal, work):
+        family, i, truth = photo.family, photo.index, photo.truth
+        try:
+            squares, ev, sizes, _ = read_photo(photo.model, photo.path)
+        except RecognitionError as exc:
+            print(f"family {family} photo {i}: refused: {exc}")
+            _tally(rows, family, i == args.seven - 1)
+            continue
+        doubts = sum(r.kind == "uncertain" for r in squares)
+        lit = [float(ev.bright[k]) for k, r in enumerate(squares)
+               if r.kind == "tile"] if ev.bright is not None else []
+        usual = float(np.median(lit)) if lit else 1.0
+        for k, r in enumerate(squares):
+            want_t = truth["forest"]["tiles"].get(r.square)
+            want_c = truth["forest"]["counters"].get(r.square)
+            got_t = r.name if r.kind == "tile" else None
+            got_c = r.name if r.kind == "counter" else None
+            if r.kind == "uncertain":
+                outcome = "doubt"
+            elif (want_t, want_c) != (got_t, got_c):
+                outcome = "wrong"
+            else:
+                outcome = "right"
+            truth_kind = "tile" if want_t else "counter" if want_c else "empty"
+            row = dict(family=family, photo=i, square=r.square, outcome=outcome,
+                       truth=want_t or want_c, truth_kind=truth_kind, read=r.name,
+                       kind=r.kind, reason=r.reason, code=r.doubt or "-",
+                       candidates=list(r.candidates),
+                       truth_in=bool(want_t and want_t in r.candidates),
+                       differs=(_what_differs(want_t, r.name) if r.kind != "counter"
+                                and truth_kind != "counter" else ""),
+                       seen=_seen(ev, k, usual, float(sizes[k])),
+                       light=round(float(ev.bright[k]) / usual, 3)
+                       if ev.bright is not None else None,
+                       white=round(float(ev.white[k]), 3),
+                       size=round(float(sizes[k]), 3),
+                       poor=doubts > reader.POOR_PHOTO * len(squares),
+                       confidence=round(r.confidence, 3),
+                       second=ev.tiles[k][1][2],
+                       look=list(ev.looks[k].names[::2]) if ev.looks.get(k) else None,
+                       distances=r.distances)
+            if outcome != "right":
+                rows.append(row)
+            if out is not None:
+                out.write(json.dumps(row) + "\n")
+        _tally(rows, family, i == args.seven - 1)
     if out is not None:
         out.close()
     for outcome in ("wrong", "doubt"):
