@@ -183,9 +183,10 @@ def test_a_tile_washed_out_by_glare_is_named_only_on_a_clear_closer_look():
     from companion.the_glade.recognition.close_calls import Look
     from companion.the_glade.recognition.reader import SquareReading, _legible_through_glare
 
-    def named(kind: str = "tile", reason: str = "") -> SquareReading:
+    def named(kind: str = "tile", doubt: str = "") -> SquareReading:
         reading = SquareReading("A1", kind, name="A")
-        reading.reason = reason
+        if doubt:
+            reading.doubted(doubt, "looks like A or B")
         return reading
 
     assert _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1), named())      # 1.6 clear
@@ -194,7 +195,7 @@ def test_a_tile_washed_out_by_glare_is_named_only_on_a_clear_closer_look():
     assert not _legible_through_glare(Look(("B", 1, "A"), 0.5, 0.1), named())  # another face
     assert not _legible_through_glare(None, named())                           # no closer look
     assert not _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1),
-                                      named(reason="looks like A or B"))
+                                      named(doubt="look-alike"))
     assert not _legible_through_glare(Look(("A", 0, "B"), 0.5, 0.1), named("counter"))
 
 
