@@ -20,6 +20,7 @@ from companion.the_glade.recognition import photo_drawing, sim
 from companion.the_glade.recognition.enrol import tile_drawn
 from companion.the_glade.recognition.families import family_pack
 from companion.the_glade.recognition.reader import SquareReading
+from companion.vision.patches import LightFit
 
 FAMILY = 730520
 
@@ -353,3 +354,46 @@ def test_exam_tiles_that_cannot_be_judged_are_replaced(table, monkeypatch) -> No
                                readings)
     assert out and not any(v.settled for v in out.values())
     assert next(r for r in readings if r.square == square).kind == "uncertain"
+
+
+def _fruit_on_paper(star: bool) -> np.ndarray:
+    """A 40 px window of pale paper with faint stripes and a dark fruit in its middle: a
+    star or a square of like size (BGR, float)."""
+    yy, xx = np.mgrid[0:40, 0:40].astype(np.float32)
+    img = np.repeat((220 + 4 * np.sin(xx + yy))[..., None], 3, axis=-1)
+    if star:
+        a = np.arctan2(yy - 20, xx - 20)
+        inside = np.hypot(yy - 20, xx - 20) < 5 + 2.5 * np.cos(5 * a)
+    else:
+        inside = (abs(yy - 20) < 4) & (abs(xx - 20) < 4)
+    img[inside] = (70, 60, 130)
+    return img
+
+
+def test_a_fruit_on_flat_paper_is_lit_by_the_tile_s_gain(monkeypatch) -> None:
+    """LIGHT_PRIOR: round a fruit in its own ink on plain paper the shared parts hold only
+    the paper's faint texture, which the photo's blur wipes out. Lit there alone, the gain
+    is near nothing and both fruits are drawn as paper, alike; backed by the tile's gain
+    the true fruit fits the photo far better than the other."""
+    photo = _fruit_on_paper(True)
+    photo[:] = np.where(photo[..., :1] > 200, 221.0, photo)  # the photo's paper: flat
+    photo = photo * 0.8 + 10  # another light
+    shared = np.ones((40, 40), bool)
+    shared[10:31, 10:31] = False  # the fruit's place and round it: not shared
+    fit = LightFit(photo, shared)
+    tile_gain = np.full(3, 0.8, np.float32)
+
+    def misfits(prior: np.ndarray | None) -> list[float]:
+        out = []
+        for star in (True, False):
+            drawn = _fruit_on_paper(star)
+            _m, gain, offset = photo_drawing._light(fit, drawn, prior)
+            out.append(float(((photo - drawn * gain - offset)[~shared] ** 2).sum()))
+        return out
+
+    monkeypatch.setattr(photo_drawing, "LIGHT_PRIOR", 400.0)
+    true, other = misfits(tile_gain)
+    assert true * 20 < other
+    alone_true, alone_other = misfits(None)
+    assert alone_true > 0.5 * alone_other  # the place's own gain: alike
+    assert true * 20 < alone_true

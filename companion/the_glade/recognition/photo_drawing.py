@@ -25,8 +25,9 @@ So each look-alike doubt is drawn into the photo:
    under a gain and offset, is the photo's; the photo's first doubt tries them all, its
    later doubts that kernel's neighbours (a photo has one blur, in photo pixels).
 4. **Compared where they differ**: each place where the candidates differ (a fruit) is
-   lit on its own (a gain and offset per colour fitted on the shared parts round it) and
-   each candidate's misfit there is summed in units of the noise those shared parts
+   lit on its own (a gain and offset per colour fitted on the shared parts round it, the
+   gain backed by the tile's own where those parts are too flat to fix one: LIGHT_PRIOR)
+   and each candidate's misfit there is summed in units of the noise those shared parts
    leave.
 5. **Judged**: the best drawing names the square when it is the reader's own first
    candidate (two looks agree: on tuning families the drawings alone picked the second
@@ -167,6 +168,20 @@ MIN_PAD = 4
 MIN_SHARED = 30
 #: A place whose photo pixels are this share saturated (glare) is not compared.
 MAX_SATURATED = 0.05
+#: A place's gain (per colour) is shrunk towards the tile's own, fitted on all its shared
+#: parts, as if LIGHT_PRIOR more values (grey levels squared of the drawing's spread, a
+#: value) backed the tile's gain: round a fruit drawn in its own ink on plain paper the
+#: shared parts are paper alone, whose faint texture the photo's blur wipes out, and the
+#: gain fitted there is near nothing, so every fruit is drawn as flat paper and the exam's
+#: sure tiles get z near 0 or below (tuning 121 and 198: misfit 20-30 noise levels a value,
+#: lean 0.02). 0: each place's own gain alone (as before). 0 -> 400, the exam on tuning 121
+#: and 198 (normal 8 + 2): 6 -> 11 of 20 photos pass, their sure tiles' misfit 20-30 -> 2-5.
+#: 0 -> 400, a git archive of ea82ee8 with this module, side by side, tuning families 8059,
+#: 8054, 8036, 8035, 8043, 8042, 1, 44, 54, 61, 80, 81, 121, 198, 287 (wrong / uncertain /
+#: boards exactly right): normal (8 + 2 each) 13 / 621 / 50 -> 13 / 586 / 54 (121 160 ->
+#: 147, 198 88 -> 78), hard (8 each) 15 / 1683 / 7 -> 15 / 1639 / 8 (61 118 -> 98), the
+#: same squares wrong.
+LIGHT_PRIOR = 0.0
 
 #: The blurs tried (photo px): round (Gaussian sigma) and straight smears (length) at every
 #: 7.5 degrees.
@@ -441,6 +456,7 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     total = dict.fromkeys(group, 0.0)
     apart: dict[tuple[int, int], float] = {}
     values = raw = 0.0
+    tile_gain = LightFit(roi, shared).light(blurred[group[0]])[1] if LIGHT_PRIOR else None
     for c in range(1, count):
         x, y, ww, hh, area = (int(v) for v in stats[c])
         if area < 4:
@@ -455,11 +471,11 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
         if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
             continue  # washed out by glare: nothing to compare
         fit = LightFit(seen, shared[win])
-        noise = max(fit.light(blurred[group[0]][win])[0] / 3, 1.0)
+        noise = max(_light(fit, blurred[group[0]][win], tile_gain)[0] / 3, 1.0)
         weight = place.astype(np.float32)[..., None]
         predicted = {}
         for f in group:
-            _m, gain, offset = fit.light(blurred[f][win])
+            _m, gain, offset = _light(fit, blurred[f][win], tile_gain)
             predicted[f] = blurred[f][win] * gain + offset
             total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
         raw += float((((seen - predicted[group[0]]) ** 2) * weight).sum())
@@ -472,6 +488,25 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     if not values:
         return None
     return at, total, apart, values, raw
+
+
+def _light(fit: LightFit, blurred: np.ndarray, prior: np.ndarray | None
+           ) -> tuple[float, np.ndarray, np.ndarray]:
+    """``fit.light(blurred)`` with the gain per colour shrunk towards ``prior`` (the tile's
+    own) as if LIGHT_PRIOR more values a value backed it (see LIGHT_PRIOR); the mean
+    squared misfit left under that gain. ``prior`` None: the place's own gain alone."""
+    if prior is None:
+        return fit.light(blurred)
+    bw = blurred * fit.w
+    sb = bw.sum(axis=(0, 1))
+    sbb = (bw * blurred).sum(axis=(0, 1)) - sb * sb / fit.n
+    sbp = (bw * fit.patch).sum(axis=(0, 1)) - sb * fit.sp / fit.n
+    spp = fit.spp - fit.sp * fit.sp / fit.n
+    backing = LIGHT_PRIOR * fit.n
+    gain = (sbp + backing * prior) / np.maximum(sbb + backing, 1e-6)
+    offset = (fit.sp - gain * sb) / fit.n
+    res = float(np.maximum(spp - 2 * gain * sbp + gain * gain * sbb, 0).sum()) / fit.n
+    return res, gain.astype(np.float32), offset.astype(np.float32)
 
 
 def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray,
