@@ -180,8 +180,11 @@ MAX_SATURATED = 0.05
 #: 8054, 8036, 8035, 8043, 8042, 1, 44, 54, 61, 80, 81, 121, 198, 287 (wrong / uncertain /
 #: boards exactly right): normal (8 + 2 each) 13 / 621 / 50 -> 13 / 586 / 54 (121 160 ->
 #: 147, 198 88 -> 78), hard (8 each) 15 / 1683 / 7 -> 15 / 1639 / 8 (61 118 -> 98), the
-#: same squares wrong.
-LIGHT_PRIOR = 0.0
+#: same squares wrong. Fresh 8100-8104 (never run before; a94577b's tree, a git archive,
+#: 0 then 400, the same models): normal (20 + 6 each) 0 / 16 / 121 -> 0 / 16 / 121, hard (8
+#: each) 8 / 159 / 13 -> 8 / 157 / 13 (8103 32 -> 30), the same squares wrong. On since
+#: 2026-12-05.
+LIGHT_PRIOR = 400.0
 
 #: The blurs tried (photo px): round (Gaussian sigma) and straight smears (length) at every
 #: 7.5 degrees.
