@@ -140,17 +140,23 @@ def test_a_doubt_whose_first_candidate_the_drawings_name_is_settled(table) -> No
     assert r.distances["photo_drawing"] == 1.0
 
 
-def test_the_second_candidate_is_never_named_by_the_drawings_alone(table, monkeypatch
-                                                                    ) -> None:
-    """Without OTHER two looks must agree: the drawings naming the reader's second
-    candidate leave the doubt as it is (see the module's doc)."""
-    monkeypatch.setattr(photo_drawing, "OTHER", False)
+def _second_named(table) -> tuple[str, SquareReading, dict]:
+    """A doubt whose truth is the reader's second candidate, after the step: the true
+    name, the square's reading and the step's verdicts."""
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _doubt(table, square, _siblings(name)[0], name)
     out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
                                readings)
-    r = next(r for r in readings if r.square == square)
+    return name, next(r for r in readings if r.square == square), out
+
+
+def test_the_second_candidate_is_never_named_by_the_drawings_alone(table, monkeypatch
+                                                                    ) -> None:
+    """Without OTHER two looks must agree: the drawings naming the reader's second
+    candidate leave the doubt as it is (see the module's doc)."""
+    monkeypatch.setattr(photo_drawing, "OTHER", False)
+    name, r, out = _second_named(table)
     assert r.kind == "uncertain" and r.candidates == (_siblings(name)[0], name)
     assert not any(v.settled for v in out.values())
     assert out  # judged, and the verdict names the truth
@@ -160,22 +166,14 @@ def test_the_second_candidate_is_never_named_by_the_drawings_alone(table, monkey
 def test_the_second_candidate_is_named_only_very_clearly(table, monkeypatch) -> None:
     """OTHER: a verdict naming the reader's second candidate settles the doubt when its z
     reaches OTHER_Z (its ECC OTHER_ECC), not merely MIN_Z."""
-    square = _tiles(table, 2)[1]
-    name = table.truth["forest"]["tiles"][square]
-    readings = _doubt(table, square, _siblings(name)[0], name)
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
-    r = next(r for r in readings if r.square == square)
+    name, r, out = _second_named(table)
     v = next(iter(out.values()))
     assert v.settled and v.z >= photo_drawing.OTHER_Z and v.ecc >= photo_drawing.OTHER_ECC
     assert (r.kind, r.name, r.candidates) == ("tile", name, ())
     # the same verdict under an OTHER_Z above its z, though over MIN_Z: left
     monkeypatch.setattr(photo_drawing, "OTHER_Z", v.z + 1.0)
     assert v.z >= photo_drawing.MIN_Z
-    readings = _doubt(table, square, _siblings(name)[0], name)
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
-    r = next(r for r in readings if r.square == square)
+    _name, r, out = _second_named(table)
     assert r.kind == "uncertain" and not any(v.settled for v in out.values())
 
 
