@@ -279,15 +279,25 @@ class LightFit:
         self.sp = pw.sum(axis=(0, 1))
         self.spp = (pw * patch).sum(axis=(0, 1))
 
-    def light(self, blurred: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    def light(self, blurred: np.ndarray, prior: np.ndarray | None = None,
+              backing: float = 0.0) -> tuple[float, np.ndarray, np.ndarray]:
         """The gain and offset per colour bringing ``blurred`` nearest the patch on the
-        mask, and the mean squared misfit left (summed over colours)."""
+        mask, and the mean squared misfit left (summed over colours). With a ``prior`` gain
+        per colour, the gain is shrunk towards it (a ridge fit) as if ``backing`` more values
+        a value of the mask backed it: where the mask is too flat to fix a gain of its own,
+        the prior's holds."""
         bw = blurred * self.w
         sb = bw.sum(axis=(0, 1))
         sbb = (bw * blurred).sum(axis=(0, 1)) - sb * sb / self.n
         sbp = (bw * self.patch).sum(axis=(0, 1)) - sb * self.sp / self.n
         spp = self.spp - self.sp * self.sp / self.n
-        gain = sbp / np.maximum(sbb, 1e-6)
+        if prior is None:
+            gain = sbp / np.maximum(sbb, 1e-6)
+            left = spp - gain * sbp
+        else:
+            weight = backing * self.n
+            gain = (sbp + weight * prior) / np.maximum(sbb + weight, 1e-6)
+            left = spp - 2 * gain * sbp + gain * gain * sbb
         offset = (self.sp - gain * sb) / self.n
-        res = float(np.maximum(spp - gain * sbp, 0).sum()) / self.n
+        res = float(np.maximum(left, 0).sum()) / self.n
         return res, gain.astype(np.float32), offset.astype(np.float32)

@@ -385,7 +385,7 @@ def test_a_fruit_on_flat_paper_is_lit_by_the_tile_s_gain(monkeypatch) -> None:
         out = []
         for star in (True, False):
             drawn = _fruit_on_paper(star)
-            _m, gain, offset = photo_drawing._light(fit, drawn, prior)
+            _m, gain, offset = fit.light(drawn, prior, photo_drawing.LIGHT_PRIOR)
             out.append(float(((photo - drawn * gain - offset)[~shared] ** 2).sum()))
         return out
 

@@ -474,11 +474,11 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
         if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
             continue  # washed out by glare: nothing to compare
         fit = LightFit(seen, shared[win])
-        noise = max(_light(fit, blurred[group[0]][win], tile_gain)[0] / 3, 1.0)
+        noise = max(fit.light(blurred[group[0]][win], tile_gain, LIGHT_PRIOR)[0] / 3, 1.0)
         weight = place.astype(np.float32)[..., None]
         predicted = {}
         for f in group:
-            _m, gain, offset = _light(fit, blurred[f][win], tile_gain)
+            _m, gain, offset = fit.light(blurred[f][win], tile_gain, LIGHT_PRIOR)
             predicted[f] = blurred[f][win] * gain + offset
             total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
         raw += float((((seen - predicted[group[0]]) ** 2) * weight).sum())
@@ -491,25 +491,6 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     if not values:
         return None
     return at, total, apart, values, raw
-
-
-def _light(fit: LightFit, blurred: np.ndarray, prior: np.ndarray | None
-           ) -> tuple[float, np.ndarray, np.ndarray]:
-    """``fit.light(blurred)`` with the gain per colour shrunk towards ``prior`` (the tile's
-    own) as if LIGHT_PRIOR more values a value backed it (see LIGHT_PRIOR); the mean
-    squared misfit left under that gain. ``prior`` None: the place's own gain alone."""
-    if prior is None:
-        return fit.light(blurred)
-    bw = blurred * fit.w
-    sb = bw.sum(axis=(0, 1))
-    sbb = (bw * blurred).sum(axis=(0, 1)) - sb * sb / fit.n
-    sbp = (bw * fit.patch).sum(axis=(0, 1)) - sb * fit.sp / fit.n
-    spp = fit.spp - fit.sp * fit.sp / fit.n
-    backing = LIGHT_PRIOR * fit.n
-    gain = (sbp + backing * prior) / np.maximum(sbb + backing, 1e-6)
-    offset = (fit.sp - gain * sb) / fit.n
-    res = float(np.maximum(spp - 2 * gain * sbp + gain * gain * sbb, 0).sum()) / fit.n
-    return res, gain.astype(np.float32), offset.astype(np.float32)
 
 
 def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray,
