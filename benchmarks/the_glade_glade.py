@@ -206,15 +206,6 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
     return out
 
 
-def _part(doubt) -> str:
-    """Which part of the reading a refused game's doubt comes from (``by_part`` counts the
-    games refused with at least one doubt of each part): ``photo_game.PARTS``, e.g.
-    ``forest-square`` (the forest scan, issue #20), ``store``, ``glade-board``,
-    ``state-check`` (two copies of a tile, a row or column of a forest: a forest scan's
-    reading) or ``counters-missing`` (a colour's 12 counters not all found)."""
-    return doubt.part or "unknown"
-
-
 def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> dict:
     """``save``: a folder to keep each game's readings, plan and truth in (one JSON file a
     game, ``game-FAMILY-G.json``), to study the readings' doubts without reading the photos
@@ -277,9 +268,13 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> 
             got = dict(score_readings(plan, glade_reading, forests).data)
         except CannotScore as exc:
             out["refused"] += 1
-            what = str(exc.doubts[0].what).split(" is ")[0][:40]
+            first = exc.doubts[0]
+            what = f"{first.part} {first.place}".strip()
             out["doubts"][what] = out["doubts"].get(what, 0) + 1
-            for part in sorted({_part(d) for d in exc.doubts}):
+            # by_part: the games refused with at least one doubt in each part of the game
+            # (photo_game.PARTS: forest-square, the forest scan of issue #20; store;
+            # glade-board; state-check, a built state the rules refuse; ...)
+            for part in sorted({d.part for d in exc.doubts}):
                 out["by_part"][part] = out["by_part"].get(part, 0) + 1
             out["settled_in_refused"] += len(exc.settled)
             continue
