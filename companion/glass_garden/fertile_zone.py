@@ -102,15 +102,19 @@ def payments(deck: Deck, garden: Garden, used: frozenset[int] = frozenset()
     """For each resource kind, every set of 3 that could pay now (resources not in ``used``)."""
     key = (id(deck), garden.cols, garden.rows, garden.grown, used)
     hit = _MEMO.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and hit[0] is deck:
+        return hit[1]
     if len(_MEMO) > 200_000:
         _MEMO.clear()
-    result = _MEMO[key] = _payments(deck, garden, used)
+    result = _payments(deck, garden, used)
+    _MEMO[key] = (deck, result)
     return result
 
 
-_MEMO: dict[tuple[object, ...], dict[str, list[Payment]]] = {}
+#: Payments by deck and garden. Each entry keeps its deck (alive, and checked on a hit):
+#: keyed by ``id`` alone, a deck loaded after another was freed could take its id and be
+#: answered with the old deck's payments.
+_MEMO: dict[tuple[object, ...], tuple[Deck, dict[str, list[Payment]]]] = {}
 
 
 def _payments(deck: Deck, garden: Garden, used: frozenset[int]) -> dict[str, list[Payment]]:

@@ -48,6 +48,22 @@ def test_three_consecutive_columns_in_one_zone() -> None:
     assert not any(set(s) == {up(0), up(1), up(2)} - {up(2)} | {up(3)} for s in sets)
 
 
+def test_a_deck_taking_a_freed_decks_id_gets_its_own_payments() -> None:
+    # CPython reuses a freed object's id: a memo keyed by id alone would answer a deck loaded
+    # later (a user's transcribed deck replacing the sample) with the old deck's payments
+    from companion.glass_garden import fertile_zone
+
+    clouds, droplets = deck_with_clouds(), make_deck(
+        {i: plant("ABCDEFGH"[i], upper=["droplet"], lower=["droplet"]) for i in range(8)})
+    g = Garden.parse("@ a- b- c- d_ e_ f_ g_ h_")
+    stale = payments(clouds, g)
+    # the entry a freed deck would leave under the id the new deck now has
+    key = (id(droplets), g.cols, g.rows, g.grown, frozenset())
+    fertile_zone._MEMO[key] = (clouds, stale)
+    sets = payments(droplets, g)
+    assert "cloud" not in sets and (up(0), up(1), up(2)) in sets["droplet"]
+
+
 def test_four_columns_apart_is_too_far() -> None:
     deck = deck_with_clouds()
     g = Garden.parse("@ a- b^ c^ d- e^ f^ g- h^")
