@@ -68,7 +68,7 @@ def collect(args: argparse.Namespace) -> None:
 
     def exam(*a: Any, **k: Any) -> list[float]:
         marks = _EXAM(*a, **k)
-        seen["marks"] = marks
+        seen["marks"] = seen.get("marks", []) + marks  # prepare's second call adds to them
         return marks
 
     def spy(model, board, homography, image, readings):  # type: ignore[no-untyped-def]
@@ -115,7 +115,8 @@ def _records(seen: dict[str, Any], truth: dict[str, Any]) -> list[dict[str, Any]
         readings_then = [replace(r) for r in readings]  # settle left them as they were
         photo, marks = pd.prepare(model, seen["board"], seen["homography"], seen["image"],
                                   readings_then, faces)
-    passed = marks is not None and len(marks) >= pd.EXAM_MIN and min(marks) >= pd.EXAM_Z
+    outcome = pd.exam_outcome(marks) if marks is not None else pd.FAILED
+    passed = outcome != pd.FAILED
     recs = []
     for i, (kind, reason, doubt, cands, lookalike) in enumerate(seen["before"]):
         if kind != "uncertain":
@@ -171,7 +172,7 @@ def _records(seen: dict[str, Any], truth: dict[str, Any]) -> list[dict[str, Any]
                 if not passed:
                     gates.append("exam")
                 if names[w] != cands[0]:
-                    if not pd.OTHER or len(cands) < 2:
+                    if not pd.OTHER or len(cands) < 2 or outcome == pd.FEW:
                         gates.append("not first candidate")
                     else:
                         if v.z < pd.OTHER_Z:

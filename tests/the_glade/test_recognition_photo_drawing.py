@@ -347,6 +347,7 @@ def test_exam_tiles_that_cannot_be_judged_are_replaced(table, monkeypatch) -> No
                                readings)
     assert [readings[i].square for i, v in out.items() if v.settled] == [square]
     monkeypatch.setattr(photo_drawing, "EXAM_MORE", False)
+    monkeypatch.setattr(photo_drawing, "FEW_SURE", False)  # too few judged: nothing settles
     readings = doubted()
     out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
                                readings)
@@ -395,3 +396,69 @@ def test_a_fruit_on_flat_paper_is_lit_by_the_tile_s_gain(monkeypatch) -> None:
     alone_true, alone_other = misfits(None)
     assert alone_true > 0.5 * alone_other  # the place's own gain: alike
     assert true * 20 < alone_true
+
+
+def _all_doubted(table, square: str, first: str, second: str) -> list[SquareReading]:
+    """A poor photo with no sure tile: ``square`` a look-alike doubt (``first`` or
+    ``second``), every other tile a close call named right."""
+    readings = _doubt(table, square, first, second)
+    for i, r in enumerate(readings):
+        if r.kind == "tile":
+            readings[i] = _reading(table, r.square, r.name, kind="uncertain",
+                                   reason="poor photo: a close call",
+                                   doubt=photo_drawing.POOR_DOUBT)
+    assert not photo_drawing._sure_tiles(readings, table.faces)
+    return readings
+
+
+def test_a_photo_without_sure_tiles_settles_what_two_looks_agree_on(table, monkeypatch
+                                                                    ) -> None:
+    """FEW_SURE: with no sure tile to sit the exam, the drawings still settle a doubt
+    whose first candidate they name (and close calls they name); switched off, a photo
+    with too few sure tiles settles nothing."""
+    monkeypatch.setattr(photo_drawing, "FEW_SURE", True)
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    readings = _all_doubted(table, square, name, _siblings(name)[0])
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    r = next(r for r in readings if r.square == square)
+    assert (r.kind, r.name, r.candidates) == ("tile", name, ())
+    settled = [readings[i] for i, v in out.items() if v.settled]
+    assert len(settled) >= 10 and all(
+        s.name == table.truth["forest"]["tiles"][s.square] for s in settled)
+    monkeypatch.setattr(photo_drawing, "FEW_SURE", False)
+    readings = _all_doubted(table, square, name, _siblings(name)[0])
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    assert out and not any(v.settled for v in out.values())
+
+
+def test_without_sure_tiles_the_second_candidate_is_not_named(table, monkeypatch) -> None:
+    """A photo sitting the exam with too few sure tiles settles only what two looks agree
+    on: a verdict for the doubt's second candidate, however clear, leaves it (OTHER is
+    for photos that passed the exam)."""
+    monkeypatch.setattr(photo_drawing, "FEW_SURE", True)
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    readings = _all_doubted(table, square, _siblings(name)[0], name)
+    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                               readings)
+    i = next(k for k, r in enumerate(readings) if r.square == square)
+    assert out[i].winner == name and out[i].z >= photo_drawing.OTHER_Z
+    assert not out[i].settled and readings[i].kind == "uncertain"
+
+
+def test_the_exam_s_outcome(monkeypatch) -> None:
+    """PASSED with EXAM_MIN marks each at least EXAM_Z; FAILED with any lower mark; FEW
+    with fewer marks, none low (FEW_SURE), else FAILED."""
+    monkeypatch.setattr(photo_drawing, "FEW_SURE", True)
+    z, n = photo_drawing.EXAM_Z, photo_drawing.EXAM_MIN
+    assert photo_drawing.exam_outcome([z + 1] * n) == photo_drawing.PASSED
+    assert photo_drawing.exam_outcome([z + 1] * n + [z - 1]) == photo_drawing.FAILED
+    assert photo_drawing.exam_outcome([z + 1] * (n - 1)) == photo_drawing.FEW
+    assert photo_drawing.exam_outcome([]) == photo_drawing.FEW
+    assert photo_drawing.exam_outcome([z - 1]) == photo_drawing.FAILED
+    monkeypatch.setattr(photo_drawing, "FEW_SURE", False)
+    assert photo_drawing.exam_outcome([z + 1] * (n - 1)) == photo_drawing.FAILED
+    assert photo_drawing.exam_outcome([]) == photo_drawing.FAILED

@@ -42,7 +42,10 @@ So each look-alike doubt is drawn into the photo:
 6. **The exam**: the drawings must first name EXAM of the photo's sure tiles right, each as
    if it were in doubt among its fruits, with z of at least EXAM_Z; a photo where they
    cannot (an art whose fruits the drawings do not separate there, a blur found wrong) has
-   no doubt settled.
+   no doubt settled. A photo with too few sure tiles to judge EXAM_MIN of them (a poor
+   photo whose every tile the reader doubts) settles, when none of those it has is named
+   wrongly, only what two looks agree on: the reader's first candidate, a close call's
+   name (FEW_SURE).
 7. **Tiny print is softer**: a few-pixel fruit is softer in a photo than the tile's large
    shapes say (lens, sensor, JPEG's halved colour, resampling); drawn sharper, two fruits
    look further apart than the photo can show them and a wrong fruit wins "clearly". So an
@@ -146,6 +149,34 @@ EXAM_Z = 2.0
 #: uncertain (61: 56 -> 38, 8036 23 -> 24), hard (8 each) 15 / 1707 either way; the same
 #: squares wrong.
 EXAM_MORE = True
+#: A photo with too few sure tiles for the exam (fewer than EXAM_MIN judged: a poor photo
+#: where the reader doubts nearly every tile, none at all on some small-fruit photos) sits
+#: it with what it has: none of its marks under EXAM_Z, and then only the verdicts two
+#: looks agree on settle (the reader's first candidate, a close call's name; not OTHER),
+#: by the first candidate's gates. FEW_SURE False: such a photo settles nothing. Why
+#: (benchmarks/the_glade_drawing_gates.py, seed 9000, 8e4d74d's tree): on tuning 121, 198
+#: and 287 (normal 8 + 2) the exam stopped 196 of the 324 doubts left, 7 photos failing it
+#: for fewer than 4 marks (2 with none: every tile doubted, 0 sure); settled with no exam
+#: at all, tuning families 1, 121, 198, 287, 44, 54, 61, 80, 81, 8035, 8036, 8042, 8043,
+#: 8054, 8059 and 8069 name no square wrong (normal 8 + 2, hard 8), but in photos with
+#: fewer than 4 marks the drawings name wrong faces at z up to 16 (hard 44 photo 1: the
+#: doubt's second name at z 16.3, ECC 0.912) and right second names pass only twice: so
+#: only the first candidate there. Those 16 families, off -> on: normal 196 -> 251 doubts
+#: settled right, hard 390 -> 497, none wrong either way.
+FEW_SURE = False
+#: When the photo has too few sure tiles to find its blur (BLUR_TILES) or its softening of
+#: tiny print (SOFTEN_TILES judged), its doubts make up the number: a poor photo's close
+#: calls by their name, then look-alike doubts by their first candidate (for the blur: a
+#: fruit is a small part of a tile's inside) or by the best of their group's faces (for the
+#: softening: each softening scored by the face that fits best under it). FEW_FIT False:
+#: with no sure tile the blur is the first judged doubt's and no softening is found.
+#: Not adopted: with FEW_SURE on, the same 16 tuning families off -> on settle normal 251
+#: -> 252 doubts right, hard 497 -> 490 (none wrong), the verdicts naming a wrong face get
+#: clearer (highest z normal 8.9 -> 10.5, hard 16.3 -> 19.2) and the step's median CPU a
+#: hard photo 0.516 -> 0.563 s; on 121, 198 and 287 (normal 8 + 2) every photo's blur and
+#: softening came out the same (without sure tiles the blur found is already wide, round
+#: 1.6 px, and no softening fits the close calls best).
+FEW_FIT = False
 #: A doubt settled to a name is vetoed when a face of its creature and fruit on another
 #: leaf fits the photo better (leaves_of): the fruits' comparison does not judge the leaf.
 LEAF_CHECK = True
@@ -223,6 +254,8 @@ class PhotoVerdict:
     #: the first face's squared misfit where the faces differ, in grey levels (not noise
     #: units): what the photo's softening of tiny print is chosen by
     raw: float = 0.0
+    #: the least such misfit of any face (what a doubt's softening is chosen by: FEW_FIT)
+    raw_best: float = 0.0
 
     @property
     def fit(self) -> float:
@@ -430,23 +463,23 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
     found = compare(model, board, homography, photo, reading, group)
     if found is None:
         return None
-    at, total, apart, values, raw = found
+    at, total, apart, values, raws = found
     first, second = sorted(total, key=total.__getitem__)[:2]
     kind, bsize, direction, _k = KERNELS[at.kern]
     blur = f"{kind} {bsize:g}" + (f" at {direction:g}" if kind == "smear" else "")
     return PhotoVerdict(model.tile_names[4 * first], total[first], total[second],
                         apart[(min(first, second), max(first, second))], values, at.ecc,
-                        blur, raw=raw)
+                        blur, raw=raws[group[0]], raw_best=min(raws.values()))
 
 
 def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
             reading: SquareReading, group: list[int]
-            ) -> tuple[_Placed, dict[int, float], dict[tuple[int, int], float], float, float
-                       ] | None:
+            ) -> tuple[_Placed, dict[int, float], dict[tuple[int, int], float], float,
+                       dict[int, float]] | None:
     """Every face of ``group`` against the photo where the faces differ (steps 2-4 of the
     module's doc): the placement, each face's summed misfit (noise units), each pair's
-    distance (``apart``, by face pair, smaller first), the values compared and the first
-    face's raw squared misfit (grey levels); None as for judge."""
+    distance (``apart``, by face pair, smaller first), the values compared and each face's
+    raw squared misfit (grey levels); None as for judge."""
     at = _place(model, board, homography, photo, reading, group)
     if at is None:
         return None
@@ -458,7 +491,8 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
         (at.where > DIFFER).astype(np.uint8))
     total = dict.fromkeys(group, 0.0)
     apart: dict[tuple[int, int], float] = {}
-    values = raw = 0.0
+    values = 0.0
+    raws = dict.fromkeys(group, 0.0)
     tile_gain = LightFit(roi, shared).light(blurred[group[0]])[1] if LIGHT_PRIOR else None
     for c in range(1, count):
         x, y, ww, hh, area = (int(v) for v in stats[c])
@@ -481,7 +515,8 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
             _m, gain, offset = fit.light(blurred[f][win], tile_gain, LIGHT_PRIOR)
             predicted[f] = blurred[f][win] * gain + offset
             total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
-        raw += float((((seen - predicted[group[0]]) ** 2) * weight).sum())
+        for f in group:
+            raws[f] += float((((seen - predicted[f]) ** 2) * weight).sum())
         for f in group:
             for g in group:
                 if f < g:
@@ -490,7 +525,7 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
         values += float(weight.sum()) * 3
     if not values:
         return None
-    return at, total, apart, values, raw
+    return at, total, apart, values, raws
 
 
 def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray,
@@ -559,28 +594,44 @@ def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: n
 
 
 def soften(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-           tiles: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int]
-           ) -> float:
+           tiles: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int],
+           doubted: list[tuple[SquareReading, list[int]]] | None = None) -> float:
     """The extra round blur (one of SOFTEN, photo px) under which sure ``tiles``' own
     fruits, drawn over the photo's blur, fit the photo best where their fruits differ: a
     small print is softer in a photo than the tile's large shapes say (the lens, the
     sensor, JPEG's halved colour, resampling), and a drawing kept sharper makes two
-    fruits look further apart than the photo can show them."""
+    fruits look further apart than the photo can show them. When fewer than SOFTEN_TILES
+    of ``tiles`` can be judged, ``doubted`` tiles (reading, its group's faces) make up the
+    number, each softening scored by the face fitting best under it (FEW_FIT)."""
     if not SOFTEN_ON:
         return 0.0
     misfit = dict.fromkeys(SOFTEN, 0.0)
+    used = 0
     for r, _f in tiles[:SOFTEN_TILES]:
         group = group_of((r.name,), r.season, faces) if r.name and r.season else []
-        if len(group) < 2:
-            continue
-        for sigma in SOFTEN:
-            photo.soften = sigma
-            verdict = judge(model, board, homography, photo, r, group)
-            if verdict is None:
-                break
-            misfit[sigma] += verdict.raw
+        if len(group) >= 2:
+            used += _soften_trials(model, board, homography, photo, r, group, misfit, False)
+    for r, group in doubted or []:
+        if used >= SOFTEN_TILES:
+            break
+        used += _soften_trials(model, board, homography, photo, r, group, misfit, True)
     photo.soften = 0.0
     return min(SOFTEN, key=misfit.__getitem__)
+
+
+def _soften_trials(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+                   reading: SquareReading, group: list[int], misfit: dict[float, float],
+                   best: bool) -> bool:
+    """Add to ``misfit`` (by softening) the misfit of ``group``'s first face (``best``: of
+    the best fitting face) on ``reading``'s tile under each softening; False when the tile
+    cannot be judged (nothing added)."""
+    for sigma in SOFTEN:
+        photo.soften = sigma
+        verdict = judge(model, board, homography, photo, reading, group)
+        if verdict is None:  # not placed: the same under every softening
+            return False
+        misfit[sigma] += verdict.raw_best if best else verdict.raw
+    return True
 
 
 def leaves_of(name: str, season: str, faces: dict[tuple[str, str], int]) -> list[int]:
@@ -598,6 +649,19 @@ def _sure_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
     return [(r, faces[(r.name, r.season)]) for r in readings
             if r.kind == "tile" and not r.doubt and r.season is not None
             and r.name is not None and (r.name, r.season) in faces]
+
+
+def _doubted_tiles(readings: list[SquareReading], faces: dict[tuple[str, str], int]
+                   ) -> list[tuple[SquareReading, list[int]]]:
+    """The photo's doubts the drawings may judge, each with its group's faces (its name or
+    first candidate first): a poor photo's close calls (their name is right far more often
+    than a look-alike doubt's first candidate), then look-alike doubts, each in square
+    order. What makes up the sure tiles' number for the blur and softening (FEW_FIT)."""
+    close = [(r, group_of((r.name,), r.season, faces)) for r in readings
+             if _close_call(r) and r.name is not None and r.season is not None]
+    alike = [(r, group_of(r.candidates, r.season, faces)) for r in readings
+             if r.lookalike_doubt and r.season is not None]
+    return [(r, g) for r, g in close + alike if len(g) >= 2]
 
 
 def exam(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
@@ -625,13 +689,16 @@ def prepare(model: Model, board: BoardModel, homography: np.ndarray, image: np.n
             readings: list[SquareReading], faces: dict[tuple[str, str], int]
             ) -> tuple[_Photo, list[float]]:
     """The photo as the drawings see it (its blur and softening of tiny print found on its
-    sure tiles) and the exam's marks (see exam)."""
+    sure tiles, with FEW_FIT its doubts making up their number) and the exam's marks (see
+    exam)."""
     photo = _Photo(image)
     sure = _sure_tiles(readings, faces)
+    doubted = _doubted_tiles(readings, faces) if FEW_FIT else []
     by_confidence = sorted(sure, key=lambda t: -t[0].confidence)[:BLUR_TILES]
+    by_confidence += [(r, group[0]) for r, group in doubted][:BLUR_TILES - len(by_confidence)]
     photo.blur = photo_blur(model, board, homography, image, by_confidence)
     examined = sure[::max(1, len(sure) // EXAM)][:EXAM]  # spread over the board
-    photo.soften = soften(model, board, homography, photo, examined, faces)
+    photo.soften = soften(model, board, homography, photo, examined, faces, doubted)
     marks = exam(model, board, homography, photo, examined, faces)
     if EXAM_MORE and len(marks) < EXAM:  # some could not be judged: the others in turn
         chosen = {id(r) for r, _f in examined}
@@ -639,6 +706,20 @@ def prepare(model: Model, board: BoardModel, homography: np.ndarray, image: np.n
                       [t for t in sure if id(t[0]) not in chosen], faces,
                       limit=EXAM - len(marks))
     return photo, marks
+
+
+PASSED, FEW, FAILED = "passed", "few", "failed"
+
+
+def exam_outcome(marks: list[float]) -> str:
+    """The exam's outcome from its ``marks``: PASSED (at least EXAM_MIN, each at least
+    EXAM_Z), FEW (fewer, none under EXAM_Z, with FEW_SURE: only verdicts two looks agree on
+    settle) or FAILED (nothing settles)."""
+    if marks and min(marks) < EXAM_Z:
+        return FAILED
+    if len(marks) >= EXAM_MIN:
+        return PASSED
+    return FEW if FEW_SURE else FAILED
 
 
 def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.ndarray,
@@ -661,7 +742,8 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
     if not doubts:
         return out
     photo, marks = prepare(model, board, homography, image, readings, faces)
-    passed = len(marks) >= EXAM_MIN and min(marks) >= EXAM_Z
+    outcome = exam_outcome(marks)
+    passed, few = outcome != FAILED, outcome == FEW
     for i, candidates, group in sorted(doubts):
         r = readings[i]
         verdict = judge(model, board, homography, photo, r, group)
@@ -670,7 +752,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         settled = (passed and verdict.ecc >= MIN_ECC and verdict.fit <= MAX_FIT
                    and LEAN_MIN <= verdict.lean <= LEAN_MAX
                    and (verdict.z >= MIN_Z if verdict.winner == candidates[0] else
-                        OTHER and len(candidates) == 2 and verdict.z >= OTHER_Z
+                        OTHER and not few and len(candidates) == 2 and verdict.z >= OTHER_Z
                         and verdict.ecc >= OTHER_ECC))
         if settled and LEAF_CHECK and r.season is not None:
             settled = _holds(model, board, homography, photo, r, verdict.winner,
