@@ -137,6 +137,10 @@ class Evidence:
     #: call's square, where its closer look placed the tile: ``partners(i, template)``
     #: (see :func:`_partner_verdicts`; None: not available)
     partners: Callable[[int, int], list[PairVerdict]] | None = None
+    #: each square's tile patch as the first look compared it with the faces (light-flattened,
+    #: one row of the templates' length a square; None: not kept), for
+    #: :mod:`veiled_leaves`
+    patches: np.ndarray | None = None
 
 
 def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -172,7 +176,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     # ... and which face at which turn
     outline, tile_at, which = posed()
     tile_angle = np.array([ANGLES[k] for k in which])
-    tiles, close = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
+    tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     bright = _brightness(view, ref, gain, centres)
     siblings = (_leaf_siblings(model, _lit(bright, structure, tiles, empty))
                 if LEAF_SIBLINGS else None)
@@ -209,7 +213,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
         tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner,
-        _partner_verdicts(model, cache, fine, looks, tside))
+        _partner_verdicts(model, cache, fine, looks, tside), patches)
 
 
 def _smoothed(fine: np.ndarray, sigma: float) -> np.ndarray:
@@ -389,10 +393,10 @@ def _structure(model: Model, cache: Cache, board: BoardModel, tset: Templates,
 
 def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarray,
                 angle: np.ndarray, tside: float
-                ) -> tuple[list[tuple[Fit, Fit]], list[tuple[int, list[str]]]]:
+                ) -> tuple[list[tuple[Fit, Fit]], list[tuple[int, list[str]]], np.ndarray]:
     """Each square's best two tile faces: a shortlist of names from small patches, then
-    every face of those names; and the close calls (square, its best RERANKED names) that
-    deserve a closer look."""
+    every face of those names; the close calls (square, its best RERANKED names) that
+    deserve a closer look; and the patches compared (a row a square, as the templates)."""
     vecs = describe(cut_many(smooth, at * FINE, -angle, tside, TILE_PATCH))
     coarse = hazy_distances(coarse_patches(vecs, TILE_PATCH), tset.coarse,
                             sums=tset.coarse_sums)
@@ -418,7 +422,7 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
                 or misfit_z(per[0][0], per[1][0], gap) < REFINE_Z):
             close.append((i, [p[2] for p in per[:RERANKED]]))
         tiles.append((per[0], per[1]))
-    return tiles, close
+    return tiles, close, vecs
 
 
 def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple[Fit, Fit]],

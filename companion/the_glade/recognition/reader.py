@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.errors import RecognitionError
-from companion.the_glade.recognition import photo_drawing, photo_exemplars
+from companion.the_glade.recognition import photo_drawing, photo_exemplars, veiled_leaves
 from companion.the_glade.recognition.close_calls import (
     AGREED_CLEARNESS,
     AGREED_MARGIN,
@@ -393,7 +393,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
         photo_exemplars.settle(model, evidence, readings, fine)
     # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
-    return _doubt_glare_lit(evidence, _doubt_poor_photo(readings, before))
+    return veiled_leaves.doubt(model, evidence,
+                               _doubt_glare_lit(evidence, _doubt_poor_photo(readings, before)))
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
