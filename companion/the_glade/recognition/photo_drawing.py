@@ -45,7 +45,7 @@ So each look-alike doubt is drawn into the photo:
    no doubt settled. A photo with too few sure tiles to judge EXAM_MIN of them (a poor
    photo whose every tile the reader doubts) may settle, when none of those it has is
    named wrongly, only what two looks agree on: the reader's first candidate, a close
-   call's name (FEW_SURE, built and off: see its figures).
+   call's name (FEW_SURE).
 7. **Tiny print is softer**: a few-pixel fruit is softer in a photo than the tile's large
    shapes say (lens, sensor, JPEG's halved colour, resampling); drawn sharper, two fruits
    look further apart than the photo can show them and a wrong fruit wins "clearly". So an
@@ -169,10 +169,14 @@ EXAM_MORE = True
 #: c797794's on, the same models): normal (20 + 6) 1 / 123 / 102 -> 1 / 123 / 102, hard
 #: (8) 5 / 176 / 8 -> 5 / 176 / 8: no photo of that set has its exam end FEW (normal 30
 #: passed, 1 failed; hard 21 passed, 5 failed), so it neither adds a wrong square nor
-#: takes a doubt away there. Off until a set with such photos confirms it. The step's CPU
-#: a photo with doubts (121, 198, 287 normal, side by side, load 6-7): median 0.475 ->
-#: 0.503 s, 90th percentile 0.799 -> 0.839 s.
-FEW_SURE = False
+#: takes a doubt away there. So a fresh set of small-fruit families was chosen by their
+#: art alone (the fruit under 0.07 of the tile, the first five from 8120: 8121, 8123, 8130,
+#: 8139, 8141; never run before; 0ffe756's tree, a git archive, off -> on, the same
+#: models): normal (20 + 6) 10 / 286 / 68 -> 10 / 283 / 68, hard (8) 5 / 474 / 7 -> 5 /
+#: 466 / 7, no square wrong that was not: on since then. The step's CPU a photo with
+#: doubts (121, 198, 287 normal, side by side, load 6-7): median 0.475 -> 0.503 s, 90th
+#: percentile 0.799 -> 0.839 s.
+FEW_SURE = True
 #: When the photo has too few sure tiles to find its blur (BLUR_TILES) or its softening of
 #: tiny print (SOFTEN_TILES judged), its doubts make up the number: a poor photo's close
 #: calls by their name, then look-alike doubts by their first candidate (for the blur: a
