@@ -33,8 +33,9 @@ Benchmark (benchmarks/the_glade_families.py, wrong / uncertain / boards exactly 
 switch off -> on side by side, ``--set veiled_leaves.VEILED_LEAVES=False``): hard, those 23
 families, 24 / 981 / 64 -> **14 / 999 / 61** (the 10 dark leaves doubted, no square wrong
 that was not); the 15 tuning families 1, 121, 198, 287, 44, 54, 61, 80, 8035, 8036, 8042,
-8043, 8054, 8059, 8069 hard 14 / 1,490 / 7 -> 14 / 1,494 / 7 and normal (8 + 2 each) 13 / 530
-/ 56 -> 13 / 531 / 55, the same squares wrong. **Fresh 8115-8119** (never run before; 8e4d74d's
+8043, 8054, 8059, 8069 hard 14 / 1,588 / 7 -> 14 / 1,592 / 7 and normal (8 + 2 each) 13 / 585
+/ 56 -> 13 / 586 / 55, the same squares wrong. Every one of these runs from 8e4d74d's tree
+(a git archive) with this change. **Fresh 8115-8119** (never run before; 8e4d74d's
 tree, a git archive, then it with this module, the same models): hard 8 / 226 / 10 -> **7 /
 231 / 10** (0.41% -> 0.36% wrong; 8118 1 -> 0, every other family as many wrong as before),
 normal 2 / 40 / 107 -> 2 / 43 / 105.
