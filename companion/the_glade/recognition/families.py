@@ -68,11 +68,13 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: run fresh for 97c286c's bare-like checks, then their normal readings looked at);
 #: 8060-8064 and 8085-8089 (issue #20, 5 December: run fresh, then their hard photos' wrong
 #: squares looked at); 8090-8094 (run fresh for round_robin.NOISE_GUARD, 5 December, their
-#: wrong squares' list seen).
+#: wrong squares' list seen); 8105-8109 (run fresh for photo_drawing.FEW_SURE, 5 December
+#: morning, then each photo's exam outcome looked at) and 8110-8114 (run fresh for
+#: reader.POOR_GRADED, the same morning, then their wrong squares compared square by square).
 TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034,
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
                    7343, 8030, 8035, 8036, 8042, 8043, 8054, 8059, 8066, 8068, 8069,
-                   730520, *range(8060, 8065), *range(8085, 8095))
+                   730520, *range(8060, 8065), *range(8085, 8095), *range(8105, 8115))
 HELD_OUT_FROM = 1000
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
