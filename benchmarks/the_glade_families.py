@@ -126,6 +126,20 @@ def score(data: dict, truth: dict, size: int, show: list[str], name: str) -> tup
     return wrong, unsure
 
 
+def apply_settings(parser: argparse.ArgumentParser, settings: list[str]) -> None:
+    """Set each ``MODULE.NAME=VALUE`` of ``settings`` (a module of
+    companion.the_glade.recognition, the value a Python literal) for this process's scans,
+    printing it; a name the module lacks is the parser's error (a typo would measure
+    nothing)."""
+    for setting in settings:
+        where, value = setting.split("=", 1)
+        module, name = where.rsplit(".", 1)
+        target = importlib.import_module(f"companion.the_glade.recognition.{module}")
+        if not hasattr(target, name):
+            parser.error(f"no switch {where}")
+        setattr(target, name, ast.literal_eval(value))
+        print(f"set {where} = {getattr(target, name)!r}")
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", default="1000-1004")
@@ -142,14 +156,7 @@ def main(argv: list[str] | None = None) -> int:
                              "close_calls.LOCAL_FIT=True (a module of "
                              "companion.the_glade.recognition; the scans run in this process)")
     args = parser.parse_args(argv)
-    for setting in args.set:
-        where, value = setting.split("=", 1)
-        module, name = where.rsplit(".", 1)
-        target = importlib.import_module(f"companion.the_glade.recognition.{module}")
-        if not hasattr(target, name):
-            parser.error(f"no switch {where}")
-        setattr(target, name, ast.literal_eval(value))
-        print(f"set {where} = {getattr(target, name)!r}")
+    apply_settings(parser, args.set)
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
     totals = dict(squares=0, wrong=0, unsure=0, photos=0, right=0, lost=0)
     cpu_all, wall_all, enrol_cpu = [], [], []

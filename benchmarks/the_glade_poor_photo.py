@@ -15,9 +15,7 @@ rule calls poor, named right and wrong. Only tuning families (families.TUNING_FA
 from __future__ import annotations
 
 import argparse
-import ast
 import collections
-import importlib
 import json
 import sys
 import tempfile
@@ -29,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from the_glade_families import _families, tuning_photos
+from the_glade_families import _families, apply_settings, tuning_photos
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import reader
@@ -77,11 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE")
     args = parser.parse_args(argv)
-    for setting in args.set:
-        where, value = setting.split("=", 1)
-        module, name = where.rsplit(".", 1)
-        target = importlib.import_module(f"companion.the_glade.recognition.{module}")
-        setattr(target, name, ast.literal_eval(value))
+    apply_settings(parser, args.set)
     out = args.out.open("w") if args.out else None
     work = Path(tempfile.mkdtemp(prefix="glade-poor-"))
     tally: collections.Counter = collections.Counter()
