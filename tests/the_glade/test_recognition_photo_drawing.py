@@ -132,12 +132,17 @@ def test_a_doubt_whose_first_candidate_the_drawings_name_is_settled(table) -> No
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _doubt(table, square, name, _siblings(name)[0])
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     r = next(r for r in readings if r.square == square)
     assert [readings[i].square for i, v in out.items() if v.settled] == [square]
     assert (r.kind, r.name, r.reason, r.candidates) == ("tile", name, "", ())
     assert r.distances["photo_drawing"] == 1.0
+
+
+def _settle(table, readings: list[SquareReading]) -> dict:
+    """The photo-drawing step on ``readings`` of the table's photo (they change in place)."""
+    return photo_drawing.settle(table.model, table.board, table.homography, table.photo,
+                                readings)
 
 
 def _second_named(table) -> tuple[str, SquareReading, dict]:
@@ -146,8 +151,7 @@ def _second_named(table) -> tuple[str, SquareReading, dict]:
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _doubt(table, square, _siblings(name)[0], name)
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     return name, next(r for r in readings if r.square == square), out
 
 
@@ -193,15 +197,13 @@ def test_a_poor_photo_s_close_call_the_drawings_name_is_settled(table, monkeypat
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _close_call(table, square, name)
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     r = next(r for r in readings if r.square == square)
     assert (r.kind, r.name, r.doubt) == ("tile", name, "")
     assert [readings[i].square for i, v in out.items() if v.settled] == [square]
     monkeypatch.setattr(photo_drawing, "CLOSE_CALLS", False)
     readings = _close_call(table, square, name)
-    assert photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                                readings) == {}
+    assert _settle(table, readings) == {}
     assert next(r for r in readings if r.square == square).kind == "uncertain"
 
 
@@ -212,8 +214,7 @@ def test_a_close_call_on_another_fruit_is_not_renamed(table) -> None:
     name = table.truth["forest"]["tiles"][square]
     wrong = _siblings(name)[0]
     readings = _close_call(table, square, wrong)
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     r = next(r for r in readings if r.square == square)
     assert (r.kind, r.name, r.doubt) == ("uncertain", wrong, photo_drawing.POOR_DOUBT)
     assert next(iter(out.values())).winner == name and not any(
@@ -254,7 +255,7 @@ def test_a_doubt_between_two_wrong_fruits_stays(table) -> None:
     name = table.truth["forest"]["tiles"][square]
     a, b = _siblings(name)[:2]
     readings = _doubt(table, square, a, b)
-    photo_drawing.settle(table.model, table.board, table.homography, table.photo, readings)
+    _settle(table, readings)
     assert next(r for r in readings if r.square == square).kind == "uncertain"
 
 
@@ -267,8 +268,7 @@ def test_a_photo_whose_sure_tiles_the_drawings_contradict_settles_nothing(table)
     for r in readings:
         if r.kind == "tile" and r.square != square:
             r.name = _siblings(r.name)[0]
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     assert not any(v.settled for v in out.values())
     assert next(r for r in readings if r.square == square).kind == "uncertain"
 
@@ -278,8 +278,7 @@ def test_switched_off_or_without_faces_nothing_is_judged(table, monkeypatch) -> 
     name = table.truth["forest"]["tiles"][square]
     readings = _doubt(table, square, name, _siblings(name)[0])
     monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", False)
-    assert photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                                readings) == {}
+    assert _settle(table, readings) == {}
     monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", True)
     bare = SimpleNamespace(**{**vars(table.model),
                               "tile_faces": np.zeros((0, 1, 1, 3), np.uint8)})
@@ -315,7 +314,7 @@ def test_a_doubt_on_the_wrong_leaf_is_not_settled(table) -> None:
     other = next(lf for lf in LEAVES if lf != leaf)
     wrong = f"{creature}/{fruit}/{other}"
     readings = _doubt(table, square, wrong, _siblings(wrong)[0])
-    photo_drawing.settle(table.model, table.board, table.homography, table.photo, readings)
+    _settle(table, readings)
     r = next(r for r in readings if r.square == square)
     assert r.kind == "uncertain" and r.candidates[0] == wrong
     # the check itself: among the leaves of the wrong name, the true leaf fits best
@@ -343,14 +342,12 @@ def test_exam_tiles_that_cannot_be_judged_are_replaced(table, monkeypatch) -> No
         return readings
 
     readings = doubted()
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     assert [readings[i].square for i, v in out.items() if v.settled] == [square]
     monkeypatch.setattr(photo_drawing, "EXAM_MORE", False)
     monkeypatch.setattr(photo_drawing, "FEW_SURE", False)  # too few judged: nothing settles
     readings = doubted()
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     assert out and not any(v.settled for v in out.values())
     assert next(r for r in readings if r.square == square).kind == "uncertain"
 
@@ -420,8 +417,7 @@ def test_a_photo_without_sure_tiles_settles_what_two_looks_agree_on(table, monke
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _all_doubted(table, square, name, _siblings(name)[0])
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     r = next(r for r in readings if r.square == square)
     assert (r.kind, r.name, r.candidates) == ("tile", name, ())
     settled = [readings[i] for i, v in out.items() if v.settled]
@@ -429,8 +425,7 @@ def test_a_photo_without_sure_tiles_settles_what_two_looks_agree_on(table, monke
         s.name == table.truth["forest"]["tiles"][s.square] for s in settled)
     monkeypatch.setattr(photo_drawing, "FEW_SURE", False)
     readings = _all_doubted(table, square, name, _siblings(name)[0])
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     assert out and not any(v.settled for v in out.values())
 
 
@@ -442,8 +437,7 @@ def test_without_sure_tiles_the_second_candidate_is_not_named(table, monkeypatch
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _all_doubted(table, square, _siblings(name)[0], name)
-    out = photo_drawing.settle(table.model, table.board, table.homography, table.photo,
-                               readings)
+    out = _settle(table, readings)
     i = next(k for k, r in enumerate(readings) if r.square == square)
     assert out[i].winner == name and out[i].z >= photo_drawing.OTHER_Z
     assert not out[i].settled and readings[i].kind == "uncertain"
