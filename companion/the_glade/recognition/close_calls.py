@@ -35,8 +35,7 @@ from companion.vision.patches import clipped, cut, describe
 #: benchmark's wrong squares went from 7 to 5 (0.054% to 0.038%) and its boards exactly
 #: right from 92.0% to 92.8%, at no measurable cost in time. Its price: style 6 lost 3 boards
 #: to doubts (no more wrong), the tuning photos one of 400; a wrong answer is worse.
-#: Measured and not adopted yet (issue #20; no fresh set was left to check it on, and its
-#: CPU cost was not measured side by side): 4.5 sends the firm first looks at z 4-4.5 to the
+#: 4.5 since 5 December (issue #20): it sends the firm first looks at z 4-4.5 to the
 #: closer look too. Hard tuning photos (seed 9000, 8 each) of 8060-8064, 1-8, 8000-8004, 8035,
 #: 8036, 8066, 8068, 8069, 4fdf1db's change on, 8e4d74d's tree: 14 / 999 / 61 -> 12 / 998 / 61
 #: wrong / uncertain / exactly right (5 photo 7 F7 and 8036 photo 7 G6, fruits named at z
@@ -44,7 +43,11 @@ from companion.vision.patches import clipped, cut, describe
 #: 80, 8035, 8036, 8042, 8043, 8054, 8059, 8069: 13 / 586 / 55 -> 11 / 590 / 54 (54's two
 #: wrong fruits); no square wrong that was not (--set evidence.REFINE_Z=4.5: evidence imports
 #: the name). Of the saved hard readings, 226 right names and those 2 wrong lay at z 4-4.5.
-REFINE_Z = 4.0
+#: Fresh 8142-8146 (never run before; 4.0 then 4.5, dc50b68's tree, the same models): hard
+#: (8 each) 3 / 88 / 16 -> 2 / 88 / 17 (8142 2 -> 1 wrong, every other family as before),
+#: normal (20 + 6 each) 1 / 24 / 111 -> 1 / 27 / 111; scan CPU median normal 0.267 ->
+#: 0.283 s, hard 0.594 -> 0.591 s (one after the other, idle).
+REFINE_Z = 4.5
 REFINE_BELOW = 0.6  # refine a tile's place when its name margin is below this
 
 
