@@ -50,10 +50,10 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.enrol import fine_tile_side
 from companion.the_glade.recognition.lookalikes import judge as judge_pair
 from companion.the_glade.recognition.lookalikes import turned_patch
-from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
+from companion.the_glade.recognition.model import TILE_INSET, Model
 from companion.vision.blur import kernel_bank
 from companion.vision.patches import LightFit, cut, parabola_peak
 
@@ -364,7 +364,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], fine: np.n
 
     if not DRAWN or len(model.tile_faces) * 4 != len(model.tile_names) or poor_photo(readings):
         return out
-    photo = _Photo(side=0, tside=tile_side(model.tile_size) * TILE_INSET * FINE)
+    photo = _Photo(side=0, tside=fine_tile_side(model.tile_size))
     photo.side = round(photo.tside)
     for i, r in enumerate(readings):
         if not (r.lookalike_doubt and ev.looks.get(i) is not None):

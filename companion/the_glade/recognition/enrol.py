@@ -43,6 +43,12 @@ def tile_side(tile_size: float) -> float:
     return tile_size * CELL_PX
 
 
+def fine_tile_side(tile_size: float) -> float:
+    """A tile's printed face (its side inset by TILE_INSET) in the fine view's pixels: the
+    side every tile patch of a scan is cut at."""
+    return tile_side(tile_size) * TILE_INSET * FINE
+
+
 def counter_side(counter_size: float) -> float:
     return counter_size * CELL_PX
 
@@ -199,7 +205,7 @@ def build_model(pack: Pack, source: str = "",
         boards_apart=boards_apart([b.finder for b in boards], [b.image for b in pack.boards]),
         lookalikes=(learn([f.image for f in pack.tiles], [f.season for f in pack.tiles],
                           tile_side(pack.tile_size) * FINE,
-                          tile_side(pack.tile_size) * TILE_INSET * FINE, progress,
+                          fine_tile_side(pack.tile_size), progress,
                           board=np.asarray(board_colour, np.float32)) if lookalikes
                     else LookAlikes.empty()),
         tile_faces=(np.stack(drawn).astype(np.uint8) if drawn

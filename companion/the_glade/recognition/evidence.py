@@ -44,7 +44,7 @@ from companion.the_glade.recognition.detail import (
     DETAIL_SMOOTH,
     squared_difference,
 )
-from companion.the_glade.recognition.enrol import counter_side, tile_side
+from companion.the_glade.recognition.enrol import counter_side, fine_tile_side
 from companion.the_glade.recognition.lookalikes import PairVerdict, judge
 from companion.the_glade.recognition.model import (
     ANGLES,
@@ -53,7 +53,6 @@ from companion.the_glade.recognition.model import (
     COUNTER_PATCH,
     FINE,
     SMOOTH,
-    TILE_INSET,
     TILE_PATCH,
     BoardModel,
     Model,
@@ -167,7 +166,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     known = ref.shape == view.shape  # the enrolled board covers the whole view
     measured = (measure_blur(view, ref, strip, cache.blur_reference(board, ref)) if known
                 else MeasuredBlur(0.0, Blur()))
-    tside = tile_side(model.tile_size) * TILE_INSET * FINE
+    tside = fine_tile_side(model.tile_size)
     tset = blurred_templates(model, cache, measured.blur.scaled(FINE * TILE_PATCH / tside))
     gain = board_light(view, ref, strip) if known else None  # the light on the border
     structure = np.full(n, np.nan)

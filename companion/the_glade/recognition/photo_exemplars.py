@@ -51,10 +51,10 @@ import cv2
 import numpy as np
 
 from companion.the_glade.recognition import drawn_parts, round_robin
-from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.enrol import fine_tile_side
 from companion.the_glade.recognition.evidence import Evidence, _pair_lookup
 from companion.the_glade.recognition.lookalikes import turned_patch
-from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
+from companion.the_glade.recognition.model import FINE, Model
 from companion.the_glade.recognition.templates import cache_for
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading],
     sure = [i for i, r in enumerate(readings)
             if r.kind == "tile" and not r.doubt and float(ev.sat[i]) <= MAX_SAT]
     face_of = {i: faces.get((readings[i].name, readings[i].season), -1) for i in sure}
-    tside = tile_side(model.tile_size) * TILE_INSET * FINE
+    tside = fine_tile_side(model.tile_size)
     side = round(tside * RES)
     regions: dict[tuple[int, tuple[int, int, int, int]], np.ndarray] = {}
     known: dict[tuple[int, int], list[set[int]]] = {}

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from companion.the_glade.recognition.close_calls import MAX_NOISE
-from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.enrol import fine_tile_side
 from companion.the_glade.recognition.evidence import Evidence
 from companion.the_glade.recognition.lookalikes import PairVerdict, judge
-from companion.the_glade.recognition.model import FINE, TILE_INSET, Model
+from companion.the_glade.recognition.model import Model
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
@@ -79,7 +79,7 @@ def verdicts(model: Model, fine: np.ndarray, at: tuple[float, float, float], tur
              face: int, ks: list[int]) -> list[PairVerdict]:
     """Pairs ``ks``' verdicts on the tile lying ``at`` (fine view px, cut angle) at
     ``turn``, ``face`` reported first on a tie."""
-    tside = tile_side(model.tile_size) * TILE_INSET * FINE
+    tside = fine_tile_side(model.tile_size)
     return [judge(model.lookalikes, k, fine, at[:2], at[2], turn, tside, face) for k in ks]
 
 
