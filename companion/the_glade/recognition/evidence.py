@@ -498,6 +498,21 @@ def _lit(bright: np.ndarray | None, structure: np.ndarray, tiles: list[tuple[Fit
     return bright > LEAF_LIGHT * float(np.median(bright[tiled]))
 
 
+def faces_by_name(model: Model) -> dict[tuple[str, str, int], int]:
+    """The model's template numbers by (name, season, turn)."""
+    return {(n, s, int(t)): j for j, (n, s, t) in enumerate(
+        zip(model.tile_names, model.tile_seasons, model.tile_turns, strict=True))}
+
+
+def other_leaves(name: str) -> list[str]:
+    """Tile ``name`` (creature/fruit/leaf) on each other leaf: its leaf siblings, which a
+    patch of glare can pass it off as; none for a name not so made."""
+    parts = name.split("/")
+    if len(parts) != 3:
+        return []
+    return [f"{parts[0]}/{parts[1]}/{leaf}" for leaf in LEAVES if leaf != parts[2]]
+
+
 def _leaf_siblings(model: Model, lit: np.ndarray | None
                    ) -> Callable[[int, list[Fit]], list[Fit]] | None:
     """What a close call on a ``lit`` square adds to the names its closer look compares:
@@ -505,20 +520,15 @@ def _leaf_siblings(model: Model, lit: np.ndarray | None
     last)."""
     if lit is None or not lit.any():
         return None
-    where = {(n, s, int(t)): j for j, (n, s, t) in enumerate(
-        zip(model.tile_names, model.tile_seasons, model.tile_turns, strict=True))}
+    where = faces_by_name(model)
 
     def more(i: int, ranked: list[Fit]) -> list[Fit]:
         if not lit[i] or not ranked:
             return ranked
         _, j, name = ranked[0]
-        parts = name.split("/")
-        if len(parts) != 3:
-            return ranked
         have = {n for _, _, n in ranked}
         extra = []
-        for leaf in LEAVES:
-            sibling = f"{parts[0]}/{parts[1]}/{leaf}"
+        for sibling in other_leaves(name):
             k = where.get((sibling, model.tile_seasons[j], int(model.tile_turns[j])))
             if sibling not in have and k is not None:
                 extra.append((float("inf"), k, sibling))

@@ -47,8 +47,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.the_glade.names import LEAVES
-from companion.the_glade.recognition.evidence import Evidence
+from companion.the_glade.recognition.evidence import Evidence, faces_by_name, other_leaves
 from companion.the_glade.recognition.model import Model
 from companion.vision.patches import MAX_HAZE
 
@@ -77,12 +76,6 @@ def hazy_fit(patch: np.ndarray, face: np.ndarray, cap: float) -> tuple[float, fl
     return max(ww - 2 * h * wu + h * h * uu, 0.0) / len(p), h
 
 
-def faces_by_name(model: Model) -> dict[tuple[str, str, int], int]:
-    """The model's template numbers by (name, season, turn)."""
-    return {(n, s, int(t)): j for j, (n, s, t) in enumerate(
-        zip(model.tile_names, model.tile_seasons, model.tile_turns, strict=True))}
-
-
 def veiled_sibling(faces: dict[tuple[str, str, int], int], ev: Evidence, k: int, name: str,
                    season: str, turn: int) -> tuple[str, float] | None:
     """The leaf sibling of ``name`` (at ``season`` and ``turn``; ``faces``: template numbers,
@@ -91,19 +84,18 @@ def veiled_sibling(faces: dict[tuple[str, str, int], int], ev: Evidence, k: int,
     face's; None when none does."""
     if ev.patches is None:
         return None
-    parts = name.split("/")
+    siblings = other_leaves(name)
     j = faces.get((name, season, turn))
-    if len(parts) != 3 or j is None:
+    if not siblings or j is None:
         return None
     patch = ev.patches[k]
     own, haze = hazy_fit(patch, ev.templates[j], MAX_HAZE)
     if haze < VEIL_HAZE:
         return None
     best: tuple[str, float] | None = None
-    for leaf in LEAVES:
-        sibling = f"{parts[0]}/{parts[1]}/{leaf}"
+    for sibling in siblings:
         s = faces.get((sibling, season, turn))
-        if leaf == parts[2] or s is None:
+        if s is None:
             continue
         d, h = hazy_fit(patch, ev.templates[s], VEIL_CAP)
         ratio = d / max(own, 1e-12)
