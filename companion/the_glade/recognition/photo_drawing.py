@@ -527,9 +527,9 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
         for f in group:
             _m, gain, offset = fit.light(blurred[f][win], tile_gain, LIGHT_PRIOR)
             predicted[f] = blurred[f][win] * gain + offset
-            total[f] += float((((seen - predicted[f]) ** 2) * weight).sum()) / noise
-        for f in group:
-            raws[f] += float((((seen - predicted[f]) ** 2) * weight).sum())
+            misfit = float((((seen - predicted[f]) ** 2) * weight).sum())
+            total[f] += misfit / noise
+            raws[f] += misfit
         for f in group:
             for g in group:
                 if f < g:
