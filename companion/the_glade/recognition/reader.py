@@ -925,18 +925,29 @@ def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
     """When many squares are unreadable (``unsure`` of them, else those of ``readings``: a
     dim, blurred or badly lit photo), trust the rest less: a reading that would pass in a
     good photo is not sure in a poor one."""
+    if unsure is None:
+        unsure = sum(r.kind == "uncertain" for r in readings)
     if not poor_photo(readings, unsure):
         return _doubt_poorish_photo(readings, unsure)
     for r in readings:
         weak = ((r.kind == "tile" and r.distances.get("z", 99) < POOR_Z
-                 and not r.distances.get("pair_sure") and not r.distances.get("three_agree")
-                 and not _firm_in_a_poor_photo(r))
+                 and not _spared_in_a_poor_photo(r) and not _firm_in_a_poor_photo(r))
                 or (r.kind == "counter" and r.distances.get("margin", 1) < POOR_COUNTER))
         if weak:
-            r.kind, r.confidence = "uncertain", 0.0
-            r.doubted("poor-photo", "poor photo: a close call")
+            _doubt_close_call(r)
     return readings
 
+
+def _spared_in_a_poor_photo(r: SquareReading) -> bool:
+    """A tile named by a learnt pair surely, or by three judges agreeing: never a poor
+    photo's close call."""
+    return bool(r.distances.get("pair_sure") or r.distances.get("three_agree"))
+
+
+def _doubt_close_call(r: SquareReading) -> None:
+    """``r`` doubted as a poor photo's close call (its name kept, for the later steps)."""
+    r.kind, r.confidence = "uncertain", 0.0
+    r.doubted("poor-photo", "poor photo: a close call")
 
 
 #: A photo nearing poor (over POOR_FROM of its squares in doubt, at most POOR_PHOTO) doubts
@@ -970,23 +981,18 @@ POOR_GRADED = True
 POOR_FROM = 0.1
 
 
-def _doubt_poorish_photo(readings: list[SquareReading], unsure: int | None = None
-                         ) -> list[SquareReading]:
-    """A photo over POOR_FROM of its squares in doubt (``unsure`` of them, else those of
-    ``readings``) but not poor: its weakest overruled close calls are doubted as a poor
-    photo's, the weaker the call the sooner (POOR_GRADED)."""
+def _doubt_poorish_photo(readings: list[SquareReading], unsure: int) -> list[SquareReading]:
+    """A photo over POOR_FROM of its squares in doubt (``unsure`` of them) but not poor:
+    its weakest overruled close calls are doubted as a poor photo's, the weaker the call
+    the sooner (POOR_GRADED)."""
     if not POOR_GRADED or not readings:
         return readings
-    if unsure is None:
-        unsure = sum(r.kind == "uncertain" for r in readings)
     share = unsure / len(readings)
     if share <= POOR_FROM:
         return readings
     limit = POOR_Z * min(1.0, (share - POOR_FROM) / (POOR_PHOTO - POOR_FROM))
     for r in readings:
         if (r.kind == "tile" and r.distances.get("agree") == 0.0
-                and r.distances.get("z", 99) < limit
-                and not r.distances.get("pair_sure") and not r.distances.get("three_agree")):
-            r.kind, r.confidence = "uncertain", 0.0
-            r.doubted("poor-photo", "poor photo: a close call")
+                and r.distances.get("z", 99) < limit and not _spared_in_a_poor_photo(r)):
+            _doubt_close_call(r)
     return readings
