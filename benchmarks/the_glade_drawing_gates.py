@@ -84,14 +84,10 @@ def collect(args: argparse.Namespace) -> None:
 
     pd.settle, pd._Photo, pd.exam = spy, Photo, exam
     work = Path(tempfile.mkdtemp(prefix="glade-gates-"))
-    last = None
     with open(args.out, "a") as out:
         for photo in tuning_photos(_families(args.families), args.models,
                                    ((7, args.seven), (8, args.eight)), args.seed, args.hard,
-                                   work):
-            if photo.family != last:
-                print(f"family {photo.family}", flush=True)
-                last = photo.family
+                                   work, announce=True):
             seen.clear()
             try:
                 reader.read_board(photo.model, load_image(photo.path))

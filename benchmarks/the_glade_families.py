@@ -68,16 +68,20 @@ class TuningPhoto(NamedTuple):
 
 
 def tuning_photos(families: list[int], models: Path | None, counts: Sequence[tuple[int, int]],
-                  seed: int, hard: bool, work: Path) -> Iterator[TuningPhoto]:
+                  seed: int, hard: bool, work: Path, announce: bool = False
+                  ) -> Iterator[TuningPhoto]:
     """The benchmark's photos of ``families``, for the scripts that look into readings: only
     tuning families (a family not in families.TUNING_FAMILIES stops the run, so held-out
     readings are never looked at). ``counts``: (board size, photos) pairs; each family's
     model is loaded from ``models`` (else ``work``), enrolled there first when missing; the
-    photos are those :func:`main` scans for the same seed."""
+    photos are those :func:`main` scans for the same seed. ``announce``: print "family N"
+    as each family begins (progress for a long run)."""
     held = [f for f in families if f not in TUNING_FAMILIES]
     if held:
         raise SystemExit(f"not tuning families (families.TUNING_FAMILIES): {held}")
     for family in families:
+        if announce:
+            print(f"family {family}", flush=True)
         pack = family_pack(family)
         model_dir = (models or work) / str(family)
         if not (model_dir / "manifest.json").is_file():

@@ -80,14 +80,10 @@ def collect(args: argparse.Namespace) -> None:
 
     round_robin.settle = spy  # photo_exemplars calls round_robin.settle
     work = Path(tempfile.mkdtemp(prefix="glade-doubts-"))
-    last = None
     with open(args.out, "a") as out:
         for photo in tuning_photos(_families(args.families), args.models,
                                    ((7, args.seven), (8, args.eight)), args.seed, args.hard,
-                                   work):
-            if photo.family != last:
-                print(f"family {photo.family}", flush=True)
-                last = photo.family
+                                   work, announce=True):
             caught.clear()
             reading = reader.read_board(photo.model, load_image(photo.path))
             final = {r.square: r for r in reading.squares}
