@@ -47,10 +47,12 @@ on a worker thread so a screen can show the best turn so far while it improves.
 
 from __future__ import annotations
 
+import heapq
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from companion.glass_garden import expand
@@ -462,6 +464,54 @@ def plan_through(search: Search, chain: list[tuple[State, Path]], last: State, a
     return Plan(value, turns, states)
 
 
+class Ranked:
+    """A beam's next layer in guess order, drawn from an iterator only as far as it is read
+    (:meth:`Solver.keep` looks at a few dozen of the thousands of children a wide layer has,
+    so most are never ranked)."""
+
+    def __init__(self, items: Iterator[tuple[State, Any]]) -> None:
+        self.items: list[tuple[State, Any]] = []
+        self._more = items
+
+    def has(self, k: int) -> bool:
+        """Whether the layer has a ``k``-th child (drawn from the iterator if need be)."""
+        items = self.items
+        while len(items) <= k:
+            item = next(self._more, None)
+            if item is None:
+                return False
+            items.append(item)
+        return True
+
+    def __getitem__(self, k: int) -> tuple[State, Any]:
+        self.has(k)
+        return self.items[k]
+
+    def all(self) -> list[tuple[State, Any]]:
+        """The whole layer, in order."""
+        self.items.extend(self._more)
+        return self.items
+
+
+def _merged(lists: list[tuple[int, list[tuple[State, Path]]]], guess_of: Callable[[State], float]
+            ) -> Iterator[tuple[State, tuple[int, Path]]]:
+    """The children of a beam's layer (``lists``: each parent's index and its children, best
+    guess first), each once, with its first parent's index and its path, best guess first:
+    exactly the order of a stable sort by guess of the children in parent order, each kept
+    where it first comes (the beam's order before, which it must keep: ties run to hundreds,
+    and which of them a beam keeps decides what it finds). ``heapq.merge`` is stable (equal
+    keys come in the order of the lists), so a child met again, later in the stream, comes
+    from a later parent. Lazy, so a layer is ranked only as far as the beam reads it."""
+    seen: set[State] = set()
+    add = seen.add
+    streams = [zip(kids, repeat(i)) for i, kids in lists]
+    for (child, path), i in heapq.merge(*streams, key=lambda e: -guess_of(e[0][0])):
+        n = len(seen)
+        add(child)
+        if len(seen) > n:
+            yield child, (i, path)
+
+
 class Solver(Search):
     """The anytime search from ``root`` (see the module's text): :meth:`run` until a deadline,
     :meth:`result` at any moment (from another thread too)."""
@@ -529,30 +579,24 @@ class Solver(Search):
         while layer:
             wide = early[depth] if depth < len(early) else width
             depth += 1
-            # each child's parent (its index in the layer) and path: its chain is made only
-            # if the beam keeps it
-            nxt: dict[State, tuple[int, Path]] = {}
+            # each parent's children (best guess first) and the parent's index in the layer:
+            # a child's chain is made only if the beam keeps it
+            lists: list[tuple[int, list[tuple[State, Path]]]] = []
             for i, (state, chain) in enumerate(layer):
                 if state.phase in (SUNLIGHT, OVER):
                     self.offer(plan_through(self, chain, state, self.alpha()), name)
                     continue
-                for child, path in self.light(state, growers):
-                    if child not in nxt:
-                        nxt[child] = (i, path)
-            # the guesses were worked out by the expansions (unless their caches were emptied
-            # since, then again): a plain look-up first
-            guess_of = self.guess_of(self.guesses)
-            ranked = sorted(nxt.items(), key=lambda kv: -guess_of(kv[0]))
+                lists.append((i, self.light(state, growers)))
             assert self.best is not None
+            ranked = Ranked(_merged(lists, self.guess_of(self.guesses)))
             if first:  # the root's children: the configuration's first layer and order
                 first = False
+                whole = ranked.all()
                 order = self.root_order
                 if order is not None:
-                    ranked.sort(key=lambda kv: order.get(kv[0], len(order)))
-                if skip:
-                    ranked = ranked[skip:]
-                kept = self.keep(ranked, max(wide, self.config.first_layer), self.best.score,
-                                 plain=order is not None)
+                    whole.sort(key=lambda kv: order.get(kv[0], len(order)))
+                kept = self.keep(whole[skip:], max(wide, self.config.first_layer),
+                                 self.best.score, plain=order is not None)
             else:
                 kept = self.keep(ranked, wide, self.best.score)
             layer = [(child, [*layer[i][1], (layer[i][0], path)])
@@ -572,24 +616,27 @@ class Solver(Search):
         wide = [*beam.early[:layers], *[beam.width] * layers][:layers]
         return per * (1 + sum(wide)) * FIT_SHARE <= left
 
-    def keep(self, ranked: list[tuple[State, Any]], width: int, floor: int,
+    def keep(self, ranked: Ranked | list[tuple[State, Any]], width: int, floor: int,
              plain: bool = False) -> list[tuple[State, Any]]:
         """The next layer of a beam: up to ``width`` of ``ranked`` (best guess first) whose
         bound beats ``floor``, in guess order; among children tied on guess, those whose bound
         is :data:`MAX_SCORE` first (see :data:`BEAM_TIE_SCAN`; not when ``plain``, for a list
-        in another order). The bound is worked out only for the children looked at."""
+        in another order). The bound is worked out only for the children looked at, and a
+        :class:`Ranked` layer is ranked only as far as it is looked at."""
+        if not isinstance(ranked, Ranked):
+            ranked = Ranked(iter(ranked))
+        has = ranked.has
         guess_of = self.guess_of(self.guesses)
         # a bound above the floor is 16
         plain = plain or floor >= MAX_SCORE - 1 or not BEAM_TIE_SCAN
         kept: list[tuple[State, Any]] = []
-        n = len(ranked)
         i = 0
-        while i < n and len(kept) < width:
-            j = n
+        while has(i) and len(kept) < width:
+            j = -1  # plain: to the end
             if not plain:  # the run of children tied with ranked[i]
                 g = guess_of(ranked[i][0])
                 j = i + 1
-                while j < n and guess_of(ranked[j][0]) == g:
+                while has(j) and guess_of(ranked[j][0]) == g:
                     j += 1
             room = width - len(kept)
             if not plain and j - i > room:  # a tie larger than the room: its 16s first
@@ -608,12 +655,17 @@ class Solver(Search):
                 kept += full
                 kept += part[:room - len(full)]
                 i = scan  # the rest of the run (if the room is not full) in guess order
-            for kv in ranked[i:j]:  # the bound only for as many as the beam keeps
+            k = i
+            while (k < j or j < 0) and has(k):  # the bound only for as many as the beam keeps
                 if len(kept) == width:
                     break
+                kv = ranked[k]
                 self.check_time()
                 if self.bound(kv[0]) > floor:
                     kept.append(kv)
+                k += 1
+            if j < 0:
+                break
             i = j
         return kept
 
