@@ -2,7 +2,9 @@
 (recognition/drawn_parts.py).
 
 The pack is drawn by a new seed of the art-family generator (DRAWN_FAMILY, never tuned on
-nor benchmarked before this test; its fruit is 0.063 of the tile, about six photo pixels),
+nor benchmarked before this test; its fruit is 0.063 of the tile, about six photo pixels,
+drawn as the generator drew it before its legibility check, whose look-alikes the photo's
+doubt needs),
 cut to 16 spring tiles as in test_recognition_families.py, and enrolled in the test; the
 photo is rendered from it with every spoiler of the simulator (here a smear of the camera).
 """
@@ -57,7 +59,8 @@ def drawn_on(monkeypatch) -> None:
 
 @pytest.fixture(scope="module")
 def setting(tmp_path_factory) -> tuple[Pack, Model, np.ndarray, dict]:
-    pack, model = enrolled_small_pack(tmp_path_factory.mktemp("drawn"), DRAWN_FAMILY)
+    pack, model = enrolled_small_pack(tmp_path_factory.mktemp("drawn"), DRAWN_FAMILY,
+                                      legible=False)
     image, truth = forest_photo(pack, SEED)
     return pack, model, image, truth
 

@@ -9,16 +9,25 @@ fruit pair of a creature and leaf is a look-alike, as in a full pack.
 
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.errors import RecognitionError
-from companion.the_glade.names import Tile
+from companion.the_glade.names import CREATURES, FRUITS, LEAVES, SEASONS, Tile
 from companion.the_glade.recognition.families import (
+    FRUIT_LARGEST,
     HELD_OUT_FROM,
+    LEGIBLE_BLUR,
+    LEGIBLE_LIKENESS,
+    LEGIBLE_PIXELS,
+    LEGIBLE_TILE_PX,
     TUNING_FAMILIES,
     FamilyArt,
     family_pack,
@@ -34,10 +43,10 @@ NEW_FAMILY = 7013  # never tuned on, never benchmarked
 assert NEW_FAMILY not in TUNING_FAMILIES and NEW_FAMILY >= HELD_OUT_FROM
 
 
-def small_pack(family: int) -> Pack:
+def small_pack(family: int, legible: bool = True) -> Pack:
     """Family ``family``'s pack cut to 16 spring tiles: hedgehog and toad, beech and oak, every
-    fruit."""
-    pack = family_pack(family)
+    fruit (``legible``: see FamilyArt)."""
+    pack = family_pack(family, legible=legible)
     keep = []
     for face in pack.tiles:
         tile = Tile.parse(face.tile)
@@ -48,10 +57,10 @@ def small_pack(family: int) -> Pack:
     return pack
 
 
-def enrolled_small_pack(work: Path, family: int) -> tuple[Pack, Model]:
+def enrolled_small_pack(work: Path, family: int, legible: bool = True) -> tuple[Pack, Model]:
     """Family ``family``'s small pack written to ``work`` and enrolled there as `companion
     enrol` does (its look-alike pairs learnt), with the model loaded back."""
-    pack = small_pack(family)
+    pack = small_pack(family, legible)
     write_pack(pack, work / "pack")
     enrol(work / "pack", out=work / "model", quiet=True)
     return pack, load_model(work / "model")
@@ -91,6 +100,61 @@ def enrolled(tmp_path_factory) -> tuple[Pack, Path]:
     write_pack(pack, work / "pack")
     enrol(work / "pack", out=work / "model", quiet=True)
     return pack, work / "model"
+
+
+def least_fruit_difference(family: int, legible: bool = True) -> float:
+    """The least difference between two fruits on any face of ``family`` (every creature,
+    leaf and season), as the smallest benchmark photo shows it: whole faces drawn at
+    LEGIBLE_TILE_PX on plain paper through a LEGIBLE_BLUR blur, in pixels' worth of full
+    black-on-white difference."""
+    small = FamilyArt(family, tile_px=LEGIBLE_TILE_PX, legible=legible)
+    small.texture = "plain"
+    least = math.inf
+    for creature, leaf, season in itertools.product(CREATURES, LEAVES, SEASONS):
+        faces = [cv2.GaussianBlur(small.tile(Tile(creature, f, leaf), season).astype(float),
+                                  (0, 0), LEGIBLE_BLUR) for f in FRUITS]
+        for a, b in itertools.combinations(faces, 2):
+            least = min(least, float(np.linalg.norm(a - b, axis=2).sum()) / 255)
+    return least
+
+
+def legible(art: FamilyArt) -> bool:
+    least, alike = art.fruit_legibility()
+    return least >= LEGIBLE_PIXELS and alike <= LEGIBLE_LIKENESS
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.integers(HELD_OUT_FROM + 20_000, 10**6))
+def test_every_familys_fruits_are_legible_as_the_photo_shows_them(family: int) -> None:
+    """The issue's premise: a person tells look-alike tiles apart in the photo. So each
+    family's fruits differ visibly on every face at the smallest photo's scale (measured
+    here on whole faces too), or are printed as large as the generator prints them."""
+    art = FamilyArt(family)
+    size = art.layout["fruit"][2]
+    assert 0.06 <= size <= FRUIT_LARGEST
+    if size < FRUIT_LARGEST:
+        assert legible(art)
+        assert least_fruit_difference(family) >= LEGIBLE_PIXELS
+
+
+def test_fruits_nobody_could_tell_apart_are_drawn_again_and_printed_larger() -> None:
+    """Tuning family 121 drew four near-identical stars 0.061 of the tile (a point or two
+    apart in the photo); it now draws legible fruit, printed larger."""
+    before, now = FamilyArt(121, legible=False), FamilyArt(121)
+    least, alike = before.fruit_legibility()
+    assert least < LEGIBLE_PIXELS / 5 and alike > 0.99
+    assert least_fruit_difference(121, legible=False) < LEGIBLE_PIXELS / 5
+    assert legible(now)
+    assert least_fruit_difference(121) >= LEGIBLE_PIXELS
+    assert now.layout["fruit"][2] > before.layout["fruit"][2]
+
+
+def test_a_family_whose_fruits_were_legible_is_drawn_as_before() -> None:
+    before, now = FamilyArt(2, legible=False), FamilyArt(2)
+    assert legible(before) and legible(now)
+    assert now.layout == before.layout
+    assert np.array_equal(now.tile("toad/acorn/oak", "summer"),
+                          before.tile("toad/acorn/oak", "summer"))
 
 
 def test_families_differ_from_each_other_and_from_the_fixed_styles() -> None:

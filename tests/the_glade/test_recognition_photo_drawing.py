@@ -1,7 +1,8 @@
 """Look-alike doubts settled by drawing each candidate into the photo (photo_drawing, #20).
 
 Round trips through the simulator on an art family built here and never tuned on (730520:
-fruit 0.07 of the tile, a few photo pixels): each tile's own face, drawn into the photo
+fruit 0.07 of the tile, a few photo pixels, drawn as the generator drew it before its
+legibility check, the look-alikes the step was built for): each tile's own face, drawn into the photo
 where the board's homography puts it, must out-fit the faces with its other fruits; the
 settling rule must name a doubt only as its rules say (the reader's first candidate, a
 photo whose sure tiles the drawings name right).
@@ -35,7 +36,7 @@ def switched_on(monkeypatch) -> None:
 def table(request):
     """A 7x7 board of the family laid straight (no jitter: a reading's place is the
     square's centre), its photo, truth, a model stub with the pack's own faces."""
-    pack = family_pack(FAMILY)
+    pack = family_pack(FAMILY, legible=False)
     board = pack.board_for(7, 7)
     state = sim.random_forest(np.random.default_rng(11), board.geometry, pack, fill=0.8)
     mp = pytest.MonkeyPatch()

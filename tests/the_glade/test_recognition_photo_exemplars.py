@@ -1,9 +1,10 @@
 """Look-alike doubts settled by the photo's own sure squares (recognition/photo_exemplars.py).
 
 The pack is drawn by a new seed of the art-family generator (PHOTO_FAMILY, never tuned on nor
-benchmarked; its fruit is 0.07 of the tile, a few photo pixels), cut to 16 spring tiles as in
-test_recognition_families.py, and enrolled in the test; the photo is rendered from it with
-every spoiler of the simulator.
+benchmarked; its fruit is 0.07 of the tile, a few photo pixels, drawn as the generator drew
+it before its legibility check, whose look-alikes the photo's doubt needs), cut to 16 spring
+tiles as in test_recognition_families.py, and enrolled in the test; the photo is rendered from
+it with every spoiler of the simulator.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ SETTLE = photo_exemplars.settle
 
 @pytest.fixture(scope="module")
 def setting(tmp_path_factory) -> tuple[Pack, Model, np.ndarray, dict]:
-    pack, model = enrolled_small_pack(tmp_path_factory.mktemp("exemplars"), PHOTO_FAMILY)
+    pack, model = enrolled_small_pack(tmp_path_factory.mktemp("exemplars"), PHOTO_FAMILY,
+                                      legible=False)
     image, truth = forest_photo(pack, SEED)
     return pack, model, image, truth
 

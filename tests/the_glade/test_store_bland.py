@@ -18,13 +18,15 @@ from companion.the_glade.recognition.store import StoreThing, _bland
 from companion.vision.sim import Degradations
 
 #: A family nobody tuned on (tuning used families 1-8, 41-90; the benchmark records from
-#: 1000 on).
+#: 1000 on). Its tiles as drawn before the fruit legibility check (5 December 2026): the
+#: forest's new fruit moves the photo's pixels so that one streaky table (25, 12 rows, seed
+#: 3) leaves a store doubt (not a counter), a case these tests were not chosen on.
 FAMILY = 4 * HELD_OUT_FROM + 318_905
 
 
 @pytest.fixture(scope="module")
 def family():
-    return glade_family(FAMILY)
+    return glade_family(FAMILY, legible=False)
 
 
 def _streaky(photo: np.ndarray, amplitude: float, rows: int, seed: int) -> np.ndarray:

@@ -8,7 +8,9 @@ varies what a real copy varies and a recogniser must not assume:
 - **icon shapes**: filled blobs, stars, regular polygons, rings, outline-only drawings,
   clusters of dots, each family mixing its own kinds;
 - **sizes**: the creature 0.20-0.32 of the tile, the fruit as small as 0.06 (a few pixels in
-  the photo) up to 0.15, and the leaf;
+  the photo) up to 0.15, and the leaf; the four fruits always legible as the photo shows
+  them (:data:`LEGIBLE_PIXELS`: a set of shapes that cannot be told apart at the drawn size
+  is drawn again, and printed larger where none can);
 - **line weights**: none to heavy outlines;
 - **palettes**: the four leaf colours drawn afresh (two greens and two browns, each pair
   kept apart by a minimum colour distance, as a printed game keeps them apart), icon
@@ -28,8 +30,10 @@ SAMPLE art, not the publisher's.
 
 from __future__ import annotations
 
+import itertools
 import math
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -76,6 +80,29 @@ TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034
                    7343, 8030, 8035, 8036, 8042, 8043, 8054, 8059, 8066, 8068, 8069,
                    730520, *range(8060, 8065), *range(8085, 8095), *range(8105, 8115))
 HELD_OUT_FROM = 1000
+
+#: Legibility of the fruit (the one icon look-alike tiles differ by). The issue's premise is
+#: that a person tells look-alike tiles apart in the photo; art whose fruits differ by a
+#: point of a star or a pixel of a dot (the generator drew such until 5 December 2026: tuning
+#: families 121, 198, 287 and 8035 among them) tests no recogniser, since nobody can read it.
+#: So the fruits of a family are drawn, measured and, where needed, drawn again or printed
+#: larger until every pair is legible as the smallest benchmark photo shows it: a
+#: LEGIBLE_TILE_PX tile (1640x1232 benchmark photos show tiles of 65-104 px) seen through a
+#: LEGIBLE_BLUR px camera blur, two fruits must differ by LEGIBLE_PIXELS pixels' worth of
+#: full black-on-white difference (the sum of their colour distance over 255) however one is
+#: moved by up to LEGIBLE_SHIFT px, on every ink and paper and every face they are printed on,
+#: and be no more alike in shape than LEGIBLE_LIKENESS (the normalised correlation of the
+#: two blurred icons: a dot and a slightly larger dot, or two stars a point apart, are alike
+#: whatever their difference in ink). The values were set by eye on tuning families' fruits
+#: drawn so (the contact sheet docs/images/fruit-legibility.png, written by
+#: benchmarks/the_glade_fruit_legibility.py); no recogniser reading was used.
+LEGIBLE_TILE_PX = 64
+LEGIBLE_BLUR = 1.5
+LEGIBLE_SHIFT = 0.5
+LEGIBLE_PIXELS = 25.0
+LEGIBLE_LIKENESS = 0.96
+FRUIT_GROWTH = 1.15
+FRUIT_LARGEST = 0.15
 
 KINDS = ("blob", "star", "polygon", "ring", "outline", "dots")
 TEXTURES = ("plain", "grain", "stripes", "dots", "gradient")
@@ -177,27 +204,71 @@ def _mask(shape: _Shape, n: int = 48) -> np.ndarray:
 
 
 def _distinct_shapes(rngs: list[np.random.Generator], kinds: tuple[str, ...],
-                     names: tuple[str, ...]) -> dict[str, _Shape]:
+                     names: tuple[str, ...],
+                     printed: Callable[[_Shape, bool], np.ndarray] | None = None
+                     ) -> dict[str, _Shape] | None:
     """One shape per name, each differing from the others in at least a quarter of their
-    area: a printed game's fruits are told apart by eye, however small."""
+    area: a printed game's fruits are told apart by eye, however small. With ``printed``
+    (a shape as the smallest photo shows it), each must also differ from the others there by
+    :data:`LEGIBLE_PIXELS`; None when some name finds no such shape in its tries."""
     out: dict[str, _Shape] = {}
     masks: list[np.ndarray] = []
+    prints: list[np.ndarray] = []
     for name, rng in zip(names, rngs, strict=True):
         for _ in range(50):
             shape = _make_shape(rng, kinds, int(rng.integers(0, 2)))
             mask = _mask(shape)
-            if all((mask ^ m).sum() >= 0.25 * (mask | m).sum() for m in masks):
+            if not all((mask ^ m).sum() >= 0.25 * (mask | m).sum() for m in masks):
+                continue
+            if printed is None or not prints:
                 break
+            seen = printed(shape, False)
+            if all(_legible_apart(seen, p) for p in prints):
+                break
+        else:
+            if printed is not None:
+                return None
         out[name] = shape
         masks.append(mask)
+        if printed is not None:
+            prints.append(printed(shape, True))
     return out
+
+
+def _printed_apart(a: np.ndarray, b: np.ndarray) -> float:
+    """How far printed icon ``a`` (contexts x h x w x 3: float BGR blurred as a camera sees
+    it, one image per ink and paper it is printed on) lies from ``b`` (moves x contexts x h
+    x w x 3: the same, moved a little each way): the least, over the moves and the papers,
+    of their difference in pixels' worth of full black-on-white difference."""
+    misfit = np.linalg.norm(a[None] - b, axis=-1).sum(axis=(2, 3))  # moves x contexts
+    return float(misfit.min()) / 255.0
+
+
+def _printed_alike(a: np.ndarray, b: np.ndarray) -> float:
+    """How alike the two printed icons of :func:`_printed_apart` are in shape, whatever
+    their size of ink: the greatest correlation (zero-mean, normalised) over the moves and
+    papers (1: the same blob, as a dot and a slightly larger dot, or two stars a point
+    apart, look through the blur)."""
+    u = a[None] - a.mean(axis=(1, 2, 3), keepdims=True)[None]
+    v = b - b.mean(axis=(2, 3, 4), keepdims=True)
+    cross = (u * v).sum(axis=(2, 3, 4))
+    norms = np.sqrt((u * u).sum(axis=(2, 3, 4)) * (v * v).sum(axis=(2, 3, 4)))
+    return float((cross / np.maximum(norms, 1e-9)).max())
+
+
+def _legible_apart(a: np.ndarray, b: np.ndarray) -> bool:
+    return (_printed_apart(a, b) >= LEGIBLE_PIXELS
+            and _printed_alike(a, b) <= LEGIBLE_LIKENESS)
 
 
 class FamilyArt(SampleArt):
     """The look of art family ``family``: tile faces, counters and boards as BGR images,
-    drawn by a renderer whose every choice (see the module's list) comes from the seed."""
+    drawn by a renderer whose every choice (see the module's list) comes from the seed.
+    ``legible=False`` draws the fruit as the generator did before its legibility check
+    (:data:`LEGIBLE_PIXELS`): tests built on the look-alikes of that art keep them."""
 
-    def __init__(self, family: int, tile_px: int = 96, counter_px: int = 64) -> None:
+    def __init__(self, family: int, tile_px: int = 96, counter_px: int = 64,
+                 legible: bool = True) -> None:
         # the board and counters come from SampleArt, in a style no SAMPLE style uses
         super().__init__(style=100_000 + family, tile_px=tile_px, counter_px=counter_px)
         self.family = family
@@ -221,8 +292,6 @@ class FamilyArt(SampleArt):
             rng.uniform(0, 360), rng.uniform(0.4, 0.9), rng.uniform(0.2, 0.6))
         self.creatures = {c: _make_shape(_rng("creature", family, c), self.kinds, 2)
                           for c in CREATURES}
-        self.fruit_shapes = _distinct_shapes([_rng("fruit", family, f) for f in FRUITS],
-                                             self.kinds, FRUITS)
         self.leaf_shapes = {v: _make_shape(_rng("leaf", family, v), self.kinds, 0)
                             for v in LEAVES}
         spots = [SPOTS[int(i)] for i in rng.permutation(len(SPOTS))[:3]]
@@ -234,6 +303,109 @@ class FamilyArt(SampleArt):
             "season": (*spots[2], float(rng.uniform(0.05, 0.09))),
         }
         self.edge = _hsv(rng.uniform(20, 50), rng.uniform(0.2, 0.6), rng.uniform(0.5, 0.85))
+        # legible=False: the fruit as drawn before the legibility check (the shape check
+        # alone), for the tests built on the look-alikes that art made
+        self.fruit_shapes = self._legible_fruit() if legible else self._shaped_fruit()
+
+    def _legible_fruit(self) -> dict[str, _Shape]:
+        """The four fruit shapes, told apart as printed (see :data:`LEGIBLE_PIXELS`): drawn
+        from each fruit's own stream, screened on the fruit alone, then checked on every
+        face they are printed on (another icon may cover part of the fruit); where no set
+        of shapes is legible at the drawn size, the fruit is printed larger (FRUIT_GROWTH a
+        step, up to FRUIT_LARGEST), as a publisher enlarges an icon the table cannot read."""
+        x, y, size = self.layout["fruit"]
+        while True:
+            shapes = _distinct_shapes([_rng("fruit", self.family, f) for f in FRUITS],
+                                      self.kinds, FRUITS, self._printer(size))
+            self.layout["fruit"] = (x, y, size)
+            if (shapes is not None and self._legible_on_faces(shapes)) or size >= FRUIT_LARGEST:
+                break
+            size = min(FRUIT_LARGEST, size * FRUIT_GROWTH)
+        # at the largest print and still not legible: the shape check alone
+        return shapes if shapes is not None else self._shaped_fruit()
+
+    def _legible_on_faces(self, shapes: dict[str, _Shape]) -> bool:
+        return self._least_on_faces(shapes) >= LEGIBLE_PIXELS
+
+    def _least_on_faces(self, shapes: dict[str, _Shape]) -> float:
+        """The least difference between two of ``shapes`` on any face (creature, leaf,
+        season: another icon may cover part of the fruit) as the smallest benchmark photo
+        shows it, on plain paper; the first found under LEGIBLE_PIXELS, if any."""
+        kept = self.tile_px, self.texture, getattr(self, "fruit_shapes", None)
+        self.tile_px, self.texture, self.fruit_shapes = LEGIBLE_TILE_PX, "plain", shapes
+        least = math.inf
+        try:
+            for creature in CREATURES:
+                for leaf in LEAVES:
+                    faces = np.stack([np.stack([cv2.GaussianBlur(
+                        self.tile(Tile(creature, fruit, leaf), season).astype(np.float32),
+                        (0, 0), LEGIBLE_BLUR) for season in SEASONS]) for fruit in FRUITS])
+                    for i, j in itertools.combinations(range(len(FRUITS)), 2):
+                        least = min(least, _printed_apart(faces[i], faces[j][None]))
+                        if least < LEGIBLE_PIXELS:  # the answer is known
+                            return least
+            return least
+        finally:
+            self.tile_px, self.texture, self.fruit_shapes = kept
+
+    def fruit_legibility(self) -> tuple[float, float]:
+        """How legible this family's fruits are as the smallest benchmark photo shows them:
+        the least difference between two of them (the fruit alone, however it is moved by up
+        to LEGIBLE_SHIFT px, and on every face; legible from :data:`LEGIBLE_PIXELS` up) and
+        the greatest likeness of two in shape (legible up to LEGIBLE_LIKENESS)."""
+        printed = self._printer(self.layout["fruit"][2])
+        alone = [printed(self.fruit_shapes[f], False) for f in FRUITS]
+        moved = [printed(self.fruit_shapes[f], True) for f in FRUITS]
+        pairs = list(itertools.combinations(range(len(FRUITS)), 2))  # each against those before
+        least = min(_printed_apart(alone[j], moved[i]) for i, j in pairs)
+        alike = max(_printed_alike(alone[j], moved[i]) for i, j in pairs)
+        return min(least, self._least_on_faces(self.fruit_shapes)), alike
+
+    def _shaped_fruit(self) -> dict[str, _Shape]:
+        """The four fruit shapes told apart by their outlines alone (the check before
+        legibility)."""
+        shapes = _distinct_shapes([_rng("fruit", self.family, f) for f in FRUITS],
+                                  self.kinds, FRUITS)
+        assert shapes is not None  # without a printed check every fruit keeps a shape
+        return shapes
+
+    def _printer(self, size: float) -> Callable[[_Shape, bool], np.ndarray]:
+        """A fruit shape as the smallest benchmark photo shows it, in every ink it is printed
+        in on every paper of the family (contexts x LEGIBLE_TILE_PX x LEGIBLE_TILE_PX x 3):
+        a LEGIBLE_TILE_PX tile seen through a LEGIBLE_BLUR camera blur. With ``shifted``,
+        also moved by up to LEGIBLE_SHIFT of a pixel each way (a leading axis of moves, the
+        first none): a fruit is not told from another by where it sits."""
+        inks = [self.fruit_ink] if self.fruit_ink else list(self.leaf_colours.values())
+        contexts = [(ink, paper) for ink in inks for paper in self.backgrounds.values()]
+        x, y, _ = self.layout["fruit"]
+        n = LEGIBLE_TILE_PX * _SS
+        reach = round(LEGIBLE_SHIFT * _SS)
+        moves = [(0, 0)] + [(dx, dy) for dx in range(-reach, reach + 1)
+                            for dy in range(-reach, reach + 1) if dx or dy]
+        # drawn on the fruit's neighbourhood alone (its parts reach 1.3 of its size, the
+        # blur 3 px), with room to move it
+        side = 2 * (int(size * LEGIBLE_TILE_PX * 1.4) + 4)
+        big = side * _SS
+        left, top = x * n - big / 2 - reach, y * n - big / 2 - reach
+
+        def printed(shape: _Shape, shifted: bool = False) -> np.ndarray:
+            out = []
+            for ink, paper in contexts:
+                img = np.empty((big + 2 * reach, big + 2 * reach, 3), np.uint8)
+                img[:] = paper
+                shape.draw(img, x * n - left, y * n - top, size * n, ink, _shade(ink, 0.5),
+                           int(self.line * size * n), paper)
+                views = []
+                for dx, dy in moves if shifted else moves[:1]:
+                    crop = img[reach + dy:reach + dy + big, reach + dx:reach + dx + big]
+                    small = cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA)
+                    views.append(cv2.GaussianBlur(small.astype(np.float32), (0, 0),
+                                                  LEGIBLE_BLUR))
+                out.append(views)
+            views = np.stack([np.stack(v) for v in out], axis=1)  # moves x contexts x ...
+            return views if shifted else views[0]
+
+        return printed
 
     @staticmethod
     def _leaf_palette(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
@@ -302,9 +474,9 @@ class FamilyArt(SampleArt):
             cv2.circle(img, (int(x * 16), int(y * 16)), int(s * 16), colour, -1, cv2.LINE_AA, 4)
 
 
-def family_pack(family: int, **kwargs):
+def family_pack(family: int, legible: bool = True, **kwargs):
     """A pack in art family ``family`` (the same boards, counters and sizes as
-    :func:`sim.sample_pack`)."""
+    :func:`sim.sample_pack`); ``legible``: see :class:`FamilyArt`."""
     from companion.the_glade.recognition.sim import sample_pack
 
-    return sample_pack(art=FamilyArt(family), **kwargs)
+    return sample_pack(art=FamilyArt(family, legible=legible), **kwargs)
