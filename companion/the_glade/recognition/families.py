@@ -209,8 +209,8 @@ def _distinct_shapes(rngs: list[np.random.Generator], kinds: tuple[str, ...],
                      ) -> dict[str, _Shape] | None:
     """One shape per name, each differing from the others in at least a quarter of their
     area: a printed game's fruits are told apart by eye, however small. With ``printed``
-    (a shape as the smallest photo shows it), each must also differ from the others there by
-    :data:`LEGIBLE_PIXELS`; None when some name finds no such shape in its tries."""
+    (a shape as the smallest photo shows it), each must also be legible from the others
+    there (:func:`_legible_apart`); None when some name finds no such shape in its tries."""
     out: dict[str, _Shape] = {}
     masks: list[np.ndarray] = []
     prints: list[np.ndarray] = []
@@ -246,7 +246,7 @@ def _printed_apart(a: np.ndarray, b: np.ndarray) -> float:
 
 def _printed_alike(a: np.ndarray, b: np.ndarray) -> float:
     """How alike the two printed icons of :func:`_printed_apart` are in shape, whatever
-    their size of ink: the greatest correlation (zero-mean, normalised) over the moves and
+    their amount of ink: the greatest correlation (zero-mean, normalised) over the moves and
     papers (1: the same blob, as a dot and a slightly larger dot, or two stars a point
     apart, look through the blur)."""
     u = a[None] - a.mean(axis=(1, 2, 3), keepdims=True)[None]
@@ -257,6 +257,8 @@ def _printed_alike(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _legible_apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a person tells the two printed icons apart (LEGIBLE_PIXELS and
+    LEGIBLE_LIKENESS)."""
     return (_printed_apart(a, b) >= LEGIBLE_PIXELS
             and _printed_alike(a, b) <= LEGIBLE_LIKENESS)
 
