@@ -53,6 +53,7 @@ from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT, Pending, 
 from companion.glass_garden.garden import Garden
 from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.solver import (
+    BEAM_LADDER,
     BEAM_WIDTHS,
     CACHE_CHILDREN,
     DEFAULT_CONFIG,
@@ -71,6 +72,8 @@ from companion.glass_garden.turns import Path
 #: beams of 8 growers over the root's children from the 17th on, 4 at a time (its widths 8 and
 #: 16 took the first 16).
 FROM4G8_FILLERS: tuple[Beam, ...] = tuple(Beam(4, 8, skip=k) for k in range(16, 100, 4))
+#: How many children of the second layer each of the ``t2`` variants' beams passes over
+T2_SKIPS: tuple[int, ...] = (16, 8, 24, 12)
 #: The configurations a search may run, by name (see :class:`solver.Config`).
 VARIANTS: dict[str, Config] = {
     "ladder": DEFAULT_CONFIG,
@@ -96,6 +99,16 @@ VARIANTS: dict[str, Config] = {
     # beams rooted at one first turn each (Beam.early: one child of the root, then width 8;
     # not adopted: as the second search 20/30 against 20/30 on training Ant seeds 100-129)
     "rooted8": Config("rooted8", tuple(Beam(8, skip=i, early=(1,)) for i in range(16))),
+    # beams passing over the first children of their second layer (Beam.skip_layer 2)
+    "t2": Config("t2", (*BEAM_LADDER[:8], *(Beam(4, skip=k, skip_layer=2) for k in T2_SKIPS),
+                        *BEAM_LADDER[8:])),
+    "t2mix": Config("t2mix", (*BEAM_LADDER[:4], *(b for pair in zip(
+        BEAM_LADDER[4:8], (Beam(4, skip=k, skip_layer=2) for k in T2_SKIPS), strict=True)
+        for b in pair),
+        *BEAM_LADDER[8:])),
+    "from4g8t2": Config("from4g8t2", (*(Beam(w, 8) for w in BEAM_WIDTHS if 4 <= w <= 16),
+                                      *(Beam(4, 8, skip=k, skip_layer=2) for k in T2_SKIPS),
+                                      *(Beam(w, 8) for w in BEAM_WIDTHS if w > 16))),
 }
 #: The configuration of each search of a portfolio: search 0 (the parent's) the solver's own,
 #: search ``k`` the ``k``-th name (beyond the list, round again from its second). Chosen by

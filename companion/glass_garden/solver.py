@@ -52,7 +52,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Any
 
 from companion.glass_garden import expand
@@ -122,6 +122,10 @@ class Beam:
     #: beam's layer at every turn, not only the first ones, and they lost them (training Ant
     #: seeds 102, 109, 112, 116, 118, 126 alone at 4 CPU s: 0-1 of 6 found, width 32 3 of 6).
     early: tuple[int, ...] = ()
+    #: the layer whose first ``skip`` children the beam passes over: 1, the root's children
+    #: (other first turns); 2, the second turn's layer (other second turns below the first
+    #: turns the narrow beams take)
+    skip_layer: int = 1
 
 
 #: The beam searches, in order, all of :data:`GROWERS` growers: widths 1, 2, 4 and 8, then
@@ -568,14 +572,17 @@ class Solver(Search):
 
     # -- stage 2: beams -----------------------------------------------------------------
     def beam(self, width: int, growers: int = GROWERS, skip: int = 0,
-             early: tuple[int, ...] = ()) -> None:
-        """One beam search from the root; its first layer passes over the root's first ``skip``
-        children, its first layers are ``early`` wide (see :class:`Beam`)."""
+             early: tuple[int, ...] = (), skip_layer: int = 1) -> None:
+        """One beam search from the root; its layer ``skip_layer`` (1: the root's children)
+        passes over its first ``skip`` children, its first layers are ``early`` wide (see
+        :class:`Beam`)."""
         layer: list[tuple[State, list[tuple[State, Path]]]] = [(self.root, [])]
         first = True
         depth = 0
         name = f"beam {width}/{growers}" + (f"+{skip}" if skip else "") + (
+            f"@{skip_layer}" if skip and skip_layer != 1 else "") + (
             "<" + ",".join(map(str, early)) if early else "")
+        first_skip = skip if skip_layer == 1 else 0
         while layer:
             wide = early[depth] if depth < len(early) else width
             depth += 1
@@ -588,14 +595,17 @@ class Solver(Search):
                     continue
                 lists.append((i, self.light(state, growers)))
             assert self.best is not None
-            ranked = Ranked(_merged(lists, self.guess_of(self.guesses)))
+            merged = _merged(lists, self.guess_of(self.guesses))
+            if skip and depth == skip_layer > 1:  # passes over this layer's first children
+                merged = islice(merged, skip, None)
+            ranked = Ranked(merged)
             if first:  # the root's children: the configuration's first layer and order
                 first = False
                 whole = ranked.all()
                 order = self.root_order
                 if order is not None:
                     whole.sort(key=lambda kv: order.get(kv[0], len(order)))
-                kept = self.keep(whole[skip:], max(wide, self.config.first_layer),
+                kept = self.keep(whole[first_skip:], max(wide, self.config.first_layer),
                                  self.best.score, plain=order is not None)
             else:
                 kept = self.keep(ranked, wide, self.best.score)
@@ -797,12 +807,13 @@ class Solver(Search):
                         break
                     while fillers and not self.fits(beam) and self.fits(fillers[0]):
                         filler = fillers.pop(0)
-                        self.beam(filler.width, filler.growers, filler.skip, filler.early)
+                        self.beam(filler.width, filler.growers, filler.skip, filler.early,
+                                  filler.skip_layer)
                         if self.done():
                             break
                     if self.done():
                         break
-                    self.beam(beam.width, beam.growers, beam.skip, beam.early)
+                    self.beam(beam.width, beam.growers, beam.skip, beam.early, beam.skip_layer)
                 self.sun.node_limit = limit
                 self.unproven = 0  # the beams' cut searches prove nothing: the pass redoes them
                 if not self.done():

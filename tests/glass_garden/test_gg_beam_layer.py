@@ -14,7 +14,7 @@ import pytest
 
 from companion.glass_garden.deck import load_deck
 from companion.glass_garden.game import State, new_game
-from companion.glass_garden.solver import GROWERS, Ranked, Solver, _merged
+from companion.glass_garden.solver import GROWERS, Plan, Ranked, Solver, _merged
 from companion.glass_garden.turns import Path
 
 DECK = load_deck()
@@ -82,3 +82,22 @@ def test_ranked_draws_only_what_is_read() -> None:
     assert ranked[1] == (1, 1)
     assert not ranked.has(10) and len(drawn) == 10
     assert ranked.all() == [(k, k) for k in range(10)]
+
+
+def _second_turn(root: State, skip: int) -> tuple[State, State]:
+    """The states after the first and second turns of a width-1 beam's plan from ``root``
+    whose second layer passes over its first ``skip`` children (``Beam.skip_layer`` 2)."""
+    solver = Solver(root, None)
+    solver.best = Plan(-1, [], [])  # any plan beats it: the beam's own is kept
+    solver.beam(1, GROWERS, skip, skip_layer=2)
+    assert solver.best.score >= 0 and len(solver.best.states) > 2
+    return solver.best.states[1], solver.best.states[2]
+
+
+@pytest.mark.parametrize("skip", [0, 3, 9])
+def test_a_beam_passes_over_the_first_children_of_its_second_layer(skip: int) -> None:
+    root = new_game(DECK, "Ant", seed=120)
+    solver = Solver(root, None)
+    first = solver.light(root, GROWERS)[0][0]  # the first turn is the best by guess
+    kids = solver.light(first, GROWERS)  # best guess first, as the beam ranks them
+    assert _second_turn(root, skip) == (first, kids[skip][0])

@@ -56,7 +56,8 @@ def _ladder_run(fits: set[int]) -> list[Beam]:
                     fillers=(Beam(4, skip=8), Beam(4, skip=12), Beam(8, skip=16)))
     solver = Solver(new_game(DECK, "Ant", seed=103), 60.0, config=config)
     called: list[Beam] = []
-    solver.beam = lambda w, g, skip, early: called.append(Beam(w, g, skip, early))  # type: ignore
+    solver.beam = lambda w, g, skip, early, layer=1: called.append(  # type: ignore
+        Beam(w, g, skip, early, layer))
     solver.fits = lambda beam: beam.width in fits  # type: ignore[method-assign]
     solver.dfs = lambda state, chain: None  # type: ignore[method-assign]
     solver.run()
