@@ -2,8 +2,8 @@
 
 Round trips through the simulator on an art family built here and never tuned on (730520:
 fruit 0.07 of the tile, a few photo pixels, drawn as the generator drew it before its
-legibility check, the look-alikes the step was built for): each tile's own face, drawn into the photo
-where the board's homography puts it, must out-fit the faces with its other fruits; the
+legibility check, the look-alikes the step was built for): each tile's own face, drawn into
+the photo where the board's homography puts it, must out-fit the faces with its other fruits; the
 settling rule must name a doubt only as its rules say (the reader's first candidate, a
 photo whose sure tiles the drawings name right).
 """
