@@ -98,7 +98,9 @@ HELD_OUT_FROM = 1000
 #: two blurred icons: a dot and a slightly larger dot, or two stars a point apart, are alike
 #: whatever their difference in ink). The values were set by eye on tuning families' fruits
 #: drawn so (the contact sheet docs/images/fruit-legibility.png, written by
-#: benchmarks/the_glade_fruit_legibility.py); no recogniser reading was used.
+#: benchmarks/the_glade_fruit_legibility.py); no recogniser reading was used. The floor is
+#: modest: the fixed SAMPLE styles' fruits, drawn as a printed game's, differ by 50-75
+#: pixels' worth on whole faces measured so (their least pair, styles 1-5).
 LEGIBLE_TILE_PX = 64
 LEGIBLE_BLUR = 1.5
 LEGIBLE_SHIFT = 0.5
