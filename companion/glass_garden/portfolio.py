@@ -53,12 +53,13 @@ from companion.glass_garden.game import ACTIONS, GROW, OVER, SUNLIGHT, Pending, 
 from companion.glass_garden.garden import Garden
 from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.solver import (
-    BEAM_LADDER,
     BEAM_WIDTHS,
     CACHE_CHILDREN,
     DEFAULT_CONFIG,
     FILLERS,
     PLAIN_LADDER,
+    SECOND_SKIPS,
+    SKIP1_LADDER,
     Beam,
     Clock,
     Config,
@@ -72,8 +73,6 @@ from companion.glass_garden.turns import Path
 #: beams of 8 growers over the root's children from the 17th on, 4 at a time (its widths 8 and
 #: 16 took the first 16).
 FROM4G8_FILLERS: tuple[Beam, ...] = tuple(Beam(4, 8, skip=k) for k in range(16, 100, 4))
-#: How many children of the second layer each of the ``t2`` variants' beams passes over
-T2_SKIPS: tuple[int, ...] = (16, 8, 24, 12)
 #: The configurations a search may run, by name (see :class:`solver.Config`).
 VARIANTS: dict[str, Config] = {
     "ladder": DEFAULT_CONFIG,
@@ -99,15 +98,15 @@ VARIANTS: dict[str, Config] = {
     # beams rooted at one first turn each (Beam.early: one child of the root, then width 8;
     # not adopted: as the second search 20/30 against 20/30 on training Ant seeds 100-129)
     "rooted8": Config("rooted8", tuple(Beam(8, skip=i, early=(1,)) for i in range(16))),
-    # beams passing over the first children of their second layer (Beam.skip_layer 2)
-    "t2": Config("t2", (*BEAM_LADDER[:8], *(Beam(4, skip=k, skip_layer=2) for k in T2_SKIPS),
-                        *BEAM_LADDER[8:])),
-    "t2mix": Config("t2mix", (*BEAM_LADDER[:4], *(b for pair in zip(
-        BEAM_LADDER[4:8], (Beam(4, skip=k, skip_layer=2) for k in T2_SKIPS), strict=True)
-        for b in pair),
-        *BEAM_LADDER[8:])),
+    # the ladder of 2dcaf40-b4c31cb: beams over other first turns only (SKIP1_LADDER)
+    "skip1": Config("skip1", SKIP1_LADDER),
+    # its beams over other second turns (Beam.skip_layer 2) all after the first-turn ones
+    # (not adopted: on training Ant 100-159 38/60 with from4g8t2, the default's ladder 39/60)
+    "t2": Config("t2", (*SKIP1_LADDER[:8], *(Beam(4, skip=k, skip_layer=2)
+                                             for k in SECOND_SKIPS), *SKIP1_LADDER[8:])),
+    # from4g8 with width-4 beams of 8 growers over other second turns after its width 16
     "from4g8t2": Config("from4g8t2", (*(Beam(w, 8) for w in BEAM_WIDTHS if 4 <= w <= 16),
-                                      *(Beam(4, 8, skip=k, skip_layer=2) for k in T2_SKIPS),
+                                      *(Beam(4, 8, skip=k, skip_layer=2) for k in SECOND_SKIPS),
                                       *(Beam(w, 8) for w in BEAM_WIDTHS if w > 16))),
 }
 #: The configuration of each search of a portfolio: search 0 (the parent's) the solver's own,
@@ -118,8 +117,16 @@ VARIANTS: dict[str, Config] = {
 #: search 0 runs widths 1 and 2 itself) 18/26, with ``g4`` 17, ``first32``, ``g8``, ``look32``
 #: or ``look64`` 16; three searches 21/26 with ``from4g8`` and ``look32`` (or ``first32``,
 #: ``look64``); four 22/26 with ``g4`` (or ``g8``) added. Alone, ``from4g8`` proved 15/26 and
-#: ``look32`` (the turn-1 look-ahead on 32 children) 14/26, against 11/26.
-PORTFOLIO: tuple[str, ...] = ("ladder", "from4g8", "look32", "g4")
+#: ``look32`` (the turn-1 look-ahead on 32 children) 14/26, against 11/26. Since 5 December
+#: search 1 is ``from4g8t2`` (``from4g8`` with width-4 beams over other second
+#: turns after its width 16) and search 0's ladder has such beams too (solver.BEAM_LADDER; the
+#: pair named ``t2mix,from4g8t2`` when measured): on training Ant seeds 100-159 at 2.5 CPU s
+#: 39/60 against 36/60 (3abe394's pair, run at the same time); on the benchmark's 200 at 2.5
+#: CPU s beside 6fd5957's tree (each from its own git archive, run at the same time, --workers
+#: 2 --jobs 1): 182 against 178 (07:23-07:33, load 5-7) and 181 against 176 (07:33-07:47, load
+#: 4-9), mean 15.89 and 15.875 against 15.87 and 15.845; at 0.5 s 116/113 against 114/109, at
+#: 1 s 151/147 against 148/145; no "optimal" below the best known; summed peak 160-164 MB.
+PORTFOLIO: tuple[str, ...] = ("ladder", "from4g8t2", "look32", "g4")
 #: Turn outcomes the expansion caches of a portfolio's searches hold together (each search
 #: ``PORTFOLIO_CACHE // searches``; a single solver :data:`solver.CACHE_CHILDREN`): each search
 #: keeps its own caches. The issue's 40 at 10 CPU s with two searches: at 150,000 each the

@@ -10,7 +10,8 @@ seconds does not depend on how long it was given (one long run measures every sh
 1. a search-free plan (:func:`quick_turn`: no actions, grow what can grow, use the lit glass),
    in milliseconds, so a whole plan and its first turn exist at once;
 2. beam searches (:data:`BEAM_LADDER`: widths 1-8, four of width 4 starting from other first
-   turns, then 16-128; a configuration with *fillers*, none by default, runs cheaper beams in
+   turns, each followed by one of width 4 taking other second turns, then 16-128; a
+   configuration with *fillers*, none by default, runs cheaper beams in
    place of one that would not end before the deadline: :attr:`Config.fillers`), ranking
    states by :func:`bound.guess` and
    keeping only states whose :func:`bound.upper_bound` beats the best plan (among children
@@ -128,8 +129,11 @@ class Beam:
     skip_layer: int = 1
 
 
-#: The beam searches, in order, all of :data:`GROWERS` growers: widths 1, 2, 4 and 8, then
-#: four beams of width 4 whose first layers pass over the root's first 8, 12, 16 and 20
+#: How many children of the second layer (the second turn) the default ladder's beams that
+#: pass over part of it (:attr:`Beam.skip_layer` 2) pass over, in order.
+SECOND_SKIPS: tuple[int, ...] = (16, 8, 24, 12)
+#: The ladder of 2dcaf40-b4c31cb (``skip1`` in :data:`portfolio.VARIANTS`): widths 1, 2, 4
+#: and 8, then four beams of width 4 whose first layers pass over the root's first 8, 12, 16 and 20
 #: children (:attr:`Beam.skip`: other first turns, where the 16-lines the narrow beams miss
 #: mostly start 1-100th by guess), then widths 16-128. The width-16 beam rarely ended within
 #: 2.5 s (it proved 3 of the 200 deals), where the width-4 beams, 0.2-0.3 s each, do end.
@@ -138,10 +142,23 @@ class Beam:
 #: Ant and Worm seeds 10-29, but 88/120 against 89/120 on the issue's 40 and seeds 30-49 (27
 #: against 30 of the 40); 8 growers only at widths 1-4: 21/40 against 18/40, then 79/120
 #: against 87/120.
-BEAM_LADDER: tuple[Beam, ...] = (
+SKIP1_LADDER: tuple[Beam, ...] = (
     *(Beam(w) for w in BEAM_WIDTHS if w <= 8),
     *(Beam(4, skip=k) for k in (8, 12, 16, 20)),
     *(Beam(w) for w in BEAM_WIDTHS if w > 8))
+#: The beam searches, in order, all of :data:`GROWERS` growers: :data:`SKIP1_LADDER` with a
+#: width-4 beam over other *second* turns after each of its four beams over other first turns
+#: (its second layer passing over the first :data:`SECOND_SKIPS` children: a discrepancy at
+#: turn 2, below the first turns the narrow beams take), before widths 16-128. On training
+#: deals the second-turn beams found 16s the first-turn ones do not (after 2.5 s of the single
+#: solver on the 24 Ant deals of seeds 100-159 the pair left unproven, six more beams over
+#: the second layer found 7, six more over first turns 8, mostly others, over the third layer
+#: 3); see :data:`portfolio.PORTFOLIO` for the figures.
+BEAM_LADDER: tuple[Beam, ...] = (
+    *SKIP1_LADDER[:4],
+    *(b for pair in zip(SKIP1_LADDER[4:8], (Beam(4, skip=k, skip_layer=2) for k in SECOND_SKIPS),
+                        strict=True) for b in pair),
+    *SKIP1_LADDER[8:])
 #: :meth:`Solver.fits`: the share of a beam's estimated cost that must fit in the time left.
 FIT_SHARE = 1.0
 #: Fillers for the default ladder (:attr:`Config.fillers`; ``fill`` in

@@ -52,9 +52,13 @@ def test_the_skipping_ladder_gives_a_legal_plan_and_a_sound_verdict() -> None:
     assert result.plan.score >= quick_plan(state).score and result.bound >= result.plan.score
 
 
-def test_the_ladder_tries_other_first_turns_after_width_8() -> None:
+def test_the_ladder_tries_other_first_and_second_turns_after_width_8() -> None:
     ladder = DEFAULT_CONFIG.beams()
     assert Beam(8).skip == 0 and ladder[:4] == tuple(Beam(w) for w in (1, 2, 4, 8))
-    assert [b.skip for b in ladder if b.skip] == [8, 12, 16, 20]
+    # each beam over other first turns followed by one over other second turns
+    assert [(b.skip, b.skip_layer) for b in ladder if b.skip] == [
+        (8, 1), (16, 2), (12, 1), (8, 2), (16, 1), (24, 2), (20, 1), (12, 2)]
+    assert all(b.width == 4 and b.growers == GROWERS for b in ladder if b.skip)
     assert [b.width for b in ladder if not b.skip] == list(BEAM_WIDTHS)
+    assert portfolio.VARIANTS["skip1"].beams() == tuple(b for b in ladder if b.skip_layer == 1)
     assert portfolio.VARIANTS["plain"].beams() == tuple(Beam(w) for w in BEAM_WIDTHS)
