@@ -21,7 +21,12 @@ import cv2
 import numpy as np
 
 from companion.errors import RecognitionError
-from companion.the_glade.recognition import photo_drawing, photo_exemplars, veiled_leaves
+from companion.the_glade.recognition import (
+    photo_drawing,
+    photo_exemplars,
+    shaded_bare,
+    veiled_leaves,
+)
 from companion.the_glade.recognition.close_calls import (
     AGREED_CLEARNESS,
     AGREED_MARGIN,
@@ -388,6 +393,9 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
                   frame_share: np.ndarray) -> list[SquareReading]:
     names, evidence = gather(model, board, view, fine, frame_share)
     readings = [_judge(model, evidence, i, name) for i, name in enumerate(names)]
+    # bare squares in shade taken for two look-alike tiles: bare, before the photo's doubts
+    # are counted (they are no sign of a poor photo)
+    shaded_bare.settle(evidence, readings)
     # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
     before = sum(r.kind == "uncertain" for r in readings) if POOR_BEFORE_SETTLE else None
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
