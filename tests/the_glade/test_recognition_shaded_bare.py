@@ -70,13 +70,27 @@ def test_a_square_any_rule_speaks_against_stays_a_doubt(change: dict) -> None:
     assert "shaded_bare" not in readings[3].distances
 
 
-def test_only_look_alike_doubts_between_two_tiles_are_read_bare(monkeypatch) -> None:
+def test_only_doubts_between_two_tiles_or_a_tile_and_the_board_are_read_bare(
+        monkeypatch) -> None:
     ev, readings = _setting([BARE_IN_SHADE, BARE_IN_SHADE, BARE_IN_SHADE])
     readings[3].candidates = ("white-single", "white-double")   # two counters
-    readings[4].doubted("which-kind", "tile or counter?")        # another doubt
+    readings[4].doubted("glare-lit", "glare on the tile")        # another doubt
     shaded_bare.settle(ev, readings)
     assert [r.kind for r in readings[3:]] == ["uncertain", "uncertain", "empty"]
     monkeypatch.setattr(shaded_bare, "SHADED_BARE", False)
     ev, readings = _setting([BARE_IN_SHADE])
     shaded_bare.settle(ev, readings)
     assert readings[3].kind == "uncertain"
+
+
+@pytest.mark.parametrize(("light", "bare"), [(0.4, True), (0.8, False)])
+def test_tile_or_empty_in_shade_with_little_print_is_read_bare(light: float,
+                                                               bare: bool) -> None:
+    """A which-kind doubt (tile or the bare board) is read bare only in shade (SHADE):
+    counters doubted so on the tuning photos were as faint, but not in shade."""
+    ev, readings = _setting([{**BARE_IN_SHADE, "light": light}])
+    readings[3].candidates = ()
+    readings[3].doubted("which-kind", "tile or empty?")
+    shaded_bare.settle(ev, readings)
+    assert (readings[3].kind == "empty") is bare
+    assert ("shaded_bare" in readings[3].distances) is bare

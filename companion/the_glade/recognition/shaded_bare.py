@@ -10,7 +10,8 @@ between two tiles on a square showing under STRUCTURE of print, whose best face 
 at least RATIO of the bare board's misfit, and not lit brighter than LIGHT times the photo's
 tiles (glare flattens a tile's print too: those are left to the glare steps), where no
 counter fits better than the bare board (a counter's print is faint too), is the bare board:
-read empty, sure (``distances["shaded_bare"]``).
+read empty, sure (``distances["shaded_bare"]``). So is a doubt between a tile and the bare
+board ("tile or empty?") on such a square deep in shade (WHICH_KIND, SHADE).
 
 Measured on hard photos of tuning families 1-8 (legible art, seed 9000, 64 photos, 3,136
 squares): 31 of the 189 doubts were bare squares doubted so, showing 0.21-1.07 of print
@@ -35,6 +36,13 @@ SHADED_BARE = True
 STRUCTURE = 0.6
 RATIO = 0.6
 LIGHT = 1.1
+#: The same for a doubt between a tile and the bare board ("tile or empty?", which-kind)
+#: in shade (under SHADE of the photo's tiles' light): on the hard photos above 18 of them
+#: were bare squares (print 0.21-1.13, light 0.16-0.62), the tiles so doubted showed 2.75 of
+#: print or more, and the counters so doubted (three, one on a normal photo) 0.20-1.09 of
+#: print but lit 0.67-1.3.
+WHICH_KIND = True
+SHADE = 0.65
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
@@ -47,13 +55,15 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
         return readings
     usual = float(np.median(lit))
     for k, r in enumerate(readings):
-        if not (r.lookalike_doubt and all("/" in c for c in r.candidates)):
+        lookalike = r.lookalike_doubt and all("/" in c for c in r.candidates)
+        if not (lookalike or (WHICH_KIND and r.doubt == "which-kind")):
             continue
         structure, empty = float(ev.structure[k]), float(ev.empty[k])
         tile = float(ev.tiles[k][0][0])
         counter = r.distances.get("counter", float("inf"))  # as judged: a round outline there
+        light = float(ev.bright[k]) / usual
         if (structure < STRUCTURE and tile >= RATIO * empty and counter >= empty
-                and float(ev.bright[k]) < LIGHT * usual):
+                and light < (LIGHT if lookalike else SHADE)):
             r.kind, r.name, r.turn, r.season, r.candidates = "empty", None, None, None, ()
             r.doubt, r.reason, r.angle = "", "", 0.0
             r.confidence = 1.0 - structure / STRUCTURE
