@@ -46,8 +46,9 @@ SHADE = 0.65
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
-    """``readings`` (row-major, judged from ``ev``) with each look-alike doubt on a bare
-    square in shade (see the module's text) read empty, in place; returned for chaining."""
+    """``readings`` (row-major, judged from ``ev``) with each look-alike or "tile or
+    empty?" doubt on a bare square in shade (see the module's text) read empty, in place;
+    returned for chaining. A square whose print is unmeasured (nan) is left as it is."""
     if not SHADED_BARE or ev.bright is None:
         return readings
     lit = [float(ev.bright[k]) for k, r in enumerate(readings) if r.kind == "tile"]
