@@ -62,6 +62,7 @@ def test_a_bare_square_in_shade_doubted_between_two_tiles_is_read_bare() -> None
     dict(tile=0.004),                  # a face fits far better than the bare board
     dict(light=1.5),                   # under glare, which flattens a tile's print too
     dict(counter=0.008),               # a counter fits better than the bare board
+    dict(empty=0.13, tile=0.128),      # neither the board nor a face fits
 ])
 def test_a_square_any_rule_speaks_against_stays_a_doubt(change: dict) -> None:
     ev, readings = _setting([{**BARE_IN_SHADE, **change}])

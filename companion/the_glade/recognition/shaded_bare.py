@@ -9,9 +9,10 @@ and its best face fits it far better than the bare board does. So a look-alike d
 between two tiles on a square showing under STRUCTURE of print, whose best face misfits it
 at least RATIO of the bare board's misfit, and not lit brighter than LIGHT times the photo's
 tiles (glare flattens a tile's print too: those are left to the glare steps), where no
-counter fits better than the bare board (a counter's print is faint too), is the bare board:
-read empty, sure (``distances["shaded_bare"]``). So is a doubt between a tile and the bare
-board ("tile or empty?") on such a square deep in shade (WHICH_KIND, SHADE).
+counter fits better than the bare board (a counter's print is faint too) and the bare board
+fits it fairly (BARE_FIT), is the bare board: read empty, sure (``distances["shaded_bare"]``).
+So is a doubt between a tile and the bare board ("tile or empty?") on such a square deep in
+shade (WHICH_KIND, SHADE).
 
 Measured on hard photos of tuning families 1-8 (legible art, seed 9000, 64 photos, 3,136
 squares): 31 of the 189 doubts were bare squares doubted so, showing 0.21-1.07 of print
@@ -43,6 +44,12 @@ LIGHT = 1.1
 #: print but lit 0.67-1.3.
 WHICH_KIND = True
 SHADE = 0.65
+#: The bare board must fit the square under this misfit (ten times reader.BARE_MISFIT): on
+#: hard photos of tuning families 1-8 and 41-48 the step read 36 squares bare, 35 rightly
+#: (the bare board misfitting 0.003-0.096, and one at 0.142) and one a tile in shade that
+#: neither the board nor any face fitted (0.136 and 0.134: family 43, photo 4, E5, a dark
+#: leaf); where nothing fits, the square shows what the look could not place.
+BARE_FIT = 0.1
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
@@ -64,7 +71,7 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
         counter = r.distances.get("counter", float("inf"))  # as judged: a round outline there
         light = float(ev.bright[k]) / usual
         if (structure < STRUCTURE and tile >= RATIO * empty and counter >= empty
-                and light < (LIGHT if lookalike else SHADE)):
+                and empty < BARE_FIT and light < (LIGHT if lookalike else SHADE)):
             r.kind, r.name, r.turn, r.season, r.candidates = "empty", None, None, None, ()
             r.doubt, r.reason, r.angle = "", "", 0.0
             r.confidence = 1.0 - structure / STRUCTURE
