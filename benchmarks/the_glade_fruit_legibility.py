@@ -36,11 +36,6 @@ from companion.the_glade.recognition.families import (
 ZOOM = 3
 
 
-def legibility(family: int, legible: bool) -> tuple[float, float]:
-    """FamilyArt.fruit_legibility of ``family`` as drawn now or before the check."""
-    return FamilyArt(family, legible=legible).fruit_legibility()
-
-
 def _shown(legible: tuple[float, float]) -> str:
     return f"{legible[0]:5.1f}, {legible[1]:.3f}"
 
@@ -81,7 +76,7 @@ def main() -> None:
                                          now.tile(f"toad/{f}/oak", "spring")) for f in FRUITS)
         redrawn += changed
         print(f"{family:>6}  {before.layout['fruit'][2]:.3f} -> {now.layout['fruit'][2]:.3f}"
-              f"   {_shown(legibility(family, False))} -> {_shown(legibility(family, True))}"
+              f"   {_shown(before.fruit_legibility())} -> {_shown(now.fruit_legibility())}"
               f"{'   redrawn' if changed else ''}")
     print(f"{redrawn} of {len(families)} families redrawn")
     if args.sheet:

@@ -11,7 +11,7 @@ square from this.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -482,6 +482,16 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
 #: that was not (8085 1 -> 0, 8086 0 -> 1); normal 2 / 156 / 99 -> 2 / 169 / 97.
 LEAF_SIBLINGS = False
 LEAF_LIGHT = 1.15
+
+
+def usual_tile_light(ev: Evidence, readings: Sequence[Any], least: int = 1) -> float | None:
+    """The photo's usual tile light: the median brightness (``ev.bright``) of the squares
+    ``readings`` (row-major, as ``ev``) read as tiles; None when unmeasured or fewer than
+    ``least`` are. The light the glare, shade and veil steps measure a square against."""
+    if ev.bright is None:
+        return None
+    lit = [float(ev.bright[k]) for k, r in enumerate(readings) if r.kind == "tile"]
+    return float(np.median(lit)) if lit and len(lit) >= least else None
 
 
 def _lit(bright: np.ndarray | None, structure: np.ndarray, tiles: list[tuple[Fit, Fit]],

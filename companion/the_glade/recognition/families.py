@@ -325,14 +325,12 @@ class FamilyArt(SampleArt):
             shapes = _distinct_shapes([_rng("fruit", self.family, f) for f in FRUITS],
                                       self.kinds, FRUITS, self._printer(size))
             self.layout["fruit"] = (x, y, size)
-            if (shapes is not None and self._legible_on_faces(shapes)) or size >= FRUIT_LARGEST:
+            if ((shapes is not None and self._least_on_faces(shapes) >= LEGIBLE_PIXELS)
+                    or size >= FRUIT_LARGEST):
                 break
             size = min(FRUIT_LARGEST, size * FRUIT_GROWTH)
         # at the largest print and still not legible: the shape check alone
         return shapes if shapes is not None else self._shaped_fruit()
-
-    def _legible_on_faces(self, shapes: dict[str, _Shape]) -> bool:
-        return self._least_on_faces(shapes) >= LEGIBLE_PIXELS
 
     def _least_on_faces(self, shapes: dict[str, _Shape]) -> float:
         """The least difference between two of ``shapes`` on any face (creature, leaf,

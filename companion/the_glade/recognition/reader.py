@@ -36,7 +36,7 @@ from companion.the_glade.recognition.close_calls import (
     misfit_z,
     template_gap,
 )
-from companion.the_glade.recognition.evidence import PAD, Evidence, gather
+from companion.the_glade.recognition.evidence import PAD, Evidence, gather, usual_tile_light
 from companion.the_glade.recognition.lookalikes import PairVerdict
 from companion.the_glade.recognition.model import (
     CELL_PX,
@@ -852,12 +852,12 @@ def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[Square
     """Tiles named by a close call under a patch of glare (GLARE_TILE, GLARE_Z), or a
     closer one in deep shade (SHADE_TILE, SHADE_Z), are doubted, unless the three judges
     agree on the name (_three_agree: as a poor photo's close calls, _doubt_poor_photo)."""
-    if not (GLARE_DOUBT or SHADE_DOUBT) or ev.bright is None:
+    if not (GLARE_DOUBT or SHADE_DOUBT):
         return readings
-    lit = [float(ev.bright[k]) for k, r in enumerate(readings) if r.kind == "tile"]
-    if len(lit) < GLARE_TILES:
+    usual = usual_tile_light(ev, readings, GLARE_TILES)
+    if usual is None:
         return readings
-    usual = float(np.median(lit))
+    assert ev.bright is not None  # measured, as the usual light is
     for k, r in enumerate(readings):
         if GLARE_LEAF_DOUBT and r.lookalike_doubt and _leaf(r.candidates[0]) != _leaf(
                 r.candidates[1]) and float(ev.bright[k]) / usual > GLARE_TILE:

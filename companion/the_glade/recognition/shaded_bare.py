@@ -26,9 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from companion.the_glade.recognition.evidence import Evidence
+from companion.the_glade.recognition.evidence import Evidence, usual_tile_light
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
@@ -56,12 +54,10 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
     """``readings`` (row-major, judged from ``ev``) with each look-alike or "tile or
     empty?" doubt on a bare square in shade (see the module's text) read empty, in place;
     returned for chaining. A square whose print is unmeasured (nan) is left as it is."""
-    if not SHADED_BARE or ev.bright is None:
+    usual = usual_tile_light(ev, readings) if SHADED_BARE else None
+    if usual is None:
         return readings
-    lit = [float(ev.bright[k]) for k, r in enumerate(readings) if r.kind == "tile"]
-    if not lit:
-        return readings
-    usual = float(np.median(lit))
+    assert ev.bright is not None  # measured, as the usual light is
     for k, r in enumerate(readings):
         lookalike = r.lookalike_doubt and all("/" in c for c in r.candidates)
         if not (lookalike or (WHICH_KIND and r.doubt == "which-kind")):

@@ -47,7 +47,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.the_glade.recognition.evidence import Evidence, faces_by_name, other_leaves
+from companion.the_glade.recognition.evidence import (
+    Evidence,
+    faces_by_name,
+    other_leaves,
+    usual_tile_light,
+)
 from companion.the_glade.recognition.model import Model
 from companion.vision.patches import MAX_HAZE
 
@@ -108,12 +113,12 @@ def doubt(model: Model, ev: Evidence, readings: list[SquareReading]
           ) -> list[SquareReading]:
     """Sure tiles under glare whose leaf the haze cap may have chosen (``readings``:
     reader.SquareReading, row-major as ``ev``) doubted as glare-lit, without candidates."""
-    if not VEILED_LEAVES or ev.bright is None or ev.patches is None:
+    if not VEILED_LEAVES or ev.patches is None:
         return readings
-    lit = [float(ev.bright[k]) for k, r in enumerate(readings) if r.kind == "tile"]
-    if len(lit) < VEIL_TILES:
+    usual = usual_tile_light(ev, readings, VEIL_TILES)
+    if usual is None:
         return readings
-    usual = float(np.median(lit))
+    assert ev.bright is not None  # measured, as the usual light is
     faces: dict[tuple[str, str, int], int] | None = None
     for k, r in enumerate(readings):
         if r.kind != "tile" or r.name is None or r.season is None or r.turn is None:
