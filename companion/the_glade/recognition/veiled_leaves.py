@@ -113,10 +113,10 @@ def doubt(model: Model, ev: Evidence, readings: list[SquareReading]
           ) -> list[SquareReading]:
     """Sure tiles under glare whose leaf the haze cap may have chosen (``readings``:
     reader.SquareReading, row-major as ``ev``) doubted as glare-lit, without candidates."""
-    if not VEILED_LEAVES or ev.patches is None:
+    if not VEILED_LEAVES:
         return readings
     usual = usual_tile_light(ev, readings, VEIL_TILES)
-    if usual is None:
+    if usual is None or ev.patches is None:
         return readings
     assert ev.bright is not None  # measured, as the usual light is
     faces: dict[tuple[str, str, int], int] | None = None
