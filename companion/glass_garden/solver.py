@@ -48,6 +48,7 @@ on a worker thread so a screen can show the best turn so far while it improves.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import threading
 import time
@@ -240,6 +241,41 @@ SUN_NODES_MAX = 100_000
 CACHE_CHILDREN = 150_000
 
 Clock = Callable[[], float]
+
+
+class CollectorPause:
+    """Python's cyclic garbage collector switched off while any search runs (a context
+    manager; searches on several threads share one count, and the collector comes back on,
+    if it was on, when the last one ends).
+
+    A search makes millions of objects and keeps up to :data:`CACHE_CHILDREN` turn outcomes
+    alive (states, gardens, paths), so the collector's passes, which walk every live object
+    of the older generations, took 30-35% of a search's CPU while freeing next to nothing:
+    a fixed search of 6 deals (beams of width 1-32, no deadline) left 346 objects in cycles
+    in 6 CPU s. The search's own data hold no cycles; reference counting frees them. Only
+    the time changes, never what is searched."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+        self._resume = False
+
+    def __enter__(self) -> None:
+        with self._lock:
+            if self._count == 0:
+                self._resume = gc.isenabled()
+                gc.disable()
+            self._count += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._count -= 1
+            if self._count == 0 and self._resume:
+                gc.enable()
+
+
+#: The one pause every :meth:`Solver.run` holds (see :class:`CollectorPause`).
+COLLECTOR_PAUSE = CollectorPause()
 
 _MEMO_LIMIT = 200_000  # states a memo holds before it starts again (memory, not results)
 #: States whose :func:`bound.guess` is remembered at most. A guess is read when a turn's
@@ -799,6 +835,10 @@ class Solver(Search):
     def run(self, deadline: float | None = None) -> Result:
         """Search until ``deadline`` (default: the one given at creation), :meth:`halt` or the
         proof; the result."""
+        with COLLECTOR_PAUSE:
+            return self._run(deadline)
+
+    def _run(self, deadline: float | None) -> Result:
         if deadline is not None:
             self.set_deadline(deadline)
         else:
