@@ -222,7 +222,10 @@ POLISH_NODES = 300
 #: stand in only until the first beam's plans, and polishing them (300 sunlight states at a
 #: low score, which cuts little) took up to 0.3 CPU s of a 2.5 s search.
 POLISH_FIRST = False
-#: Sunlight-search nodes for each leaf of a beam (the branch and bound gives each 400).
+#: Sunlight-search nodes for each leaf of a beam (the branch and bound gives each 400). The
+#: leaves' sunlight searches take about a third of the CPU on the hard Ant deals (training Ant
+#: 102, 112, 116 at 2.5 s, both searches of the pair), but 50 proved 44 of training Ant
+#: 100-159 against 44 with 100 (the pair at 2.5 CPU s, run at the same time, after 08c7eb2).
 BEAM_SUN_NODES = 100
 #: Sunlight-search nodes for a leaf whose search within a smaller budget was cut short at the
 #: best plan's score, below its bound (:meth:`Search.finish`; 0: none, the default). Only a
