@@ -14,13 +14,9 @@ import numpy as np
 from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.evidence import Evidence, _brightness
 from companion.the_glade.recognition.reader import (
-    BARE_LIGHT_SQUARES,
     BRIGHT_BARE,
     EMPTY_TILE_RATIO,
     FAINT_STRUCTURE,
-    GLARE_LIT,
-    GLARE_OUTLINE,
-    GLARE_PRINT,
     _judge,
 )
 from companion.the_glade.recognition.structure import BARE_STRUCTURE
@@ -72,39 +68,6 @@ def test_a_faint_tie_of_board_and_tile_on_an_edge_square_is_bare():
     assert printed.kind == "uncertain"  # enough print for a tile: the tie stands
 
 
-def _bare_board(bright: list[float]) -> Evidence:
-    """Evidence for a row of bare squares, each lit ``bright`` over the border's light,
-    each with the little print and half outline a washed-out tile may leave."""
-    n = len(bright)
-    structure = (GLARE_PRINT + BARE_STRUCTURE) / 2
-    return Evidence(
-        centres=np.zeros((n, 2)), frame_share=np.ones(n), sat=np.zeros(n),
-        tile_clipped=np.zeros(n), white=np.zeros(n), empty=np.full(n, 0.001),
-        structure=np.full(n, structure), outline=np.full(n, GLARE_OUTLINE + 0.1),
-        tile_at=np.zeros((n, 2)), tile_angle=np.zeros(n),
-        tiles=[((0.006, 0, "mouse/acorn/oak"), (0.018, 1, "mouse/hazelnut/oak"))] * n,
-        looks={}, counters={}, tint={}, disc=np.zeros(n),
-        templates=np.array([[0.0, 0.0], [1.0, 1.0]], np.float32),
-        bright=np.array(bright), edge=np.zeros(n, bool))
-
-
-def test_glare_is_a_patch_brighter_than_the_bare_board_about_it_not_than_its_border():
-    """A board lit brighter in its middle than on its border shows every bare square
-    brighter than the border's light: no sign of glare (reader.BARE_LIGHT). A square that
-    much brighter than those bare squares still is, and with too few bare squares to tell
-    the board's own light the border's light is the measure."""
-    lit = 1.1 * GLARE_LIT  # over the border's light, as every bare square is
-    board = _bare_board([lit] * BARE_LIGHT_SQUARES + [1.1 * GLARE_LIT * lit])
-    readings = [_judge(MODEL, board, i, f"A{i + 1}") for i in range(BARE_LIGHT_SQUARES + 1)]
-    assert [r.kind for r in readings[:-1]] == ["empty"] * BARE_LIGHT_SQUARES
-    assert (readings[-1].kind, readings[-1].doubt) == ("uncertain", "veiled")
-    few = _bare_board([lit] * (BARE_LIGHT_SQUARES - 1))
-    assert {_judge(MODEL, few, i, "A1").doubt for i in range(BARE_LIGHT_SQUARES - 1)} == {
-        "veiled"}
-    dim = _bare_board([0.5] * BARE_LIGHT_SQUARES + [lit])  # a dim board: the border's measure
-    assert _judge(MODEL, dim, BARE_LIGHT_SQUARES, "A6").doubt == "veiled"
-
-
 def test_a_clear_tile_is_not_made_bare_by_faint_print():
     """Faint print alone does not overrule a tile that fits clearly better than the board."""
     structure = (BARE_STRUCTURE + FAINT_STRUCTURE) / 2
@@ -127,5 +90,4 @@ def test_brightness_is_about_one_on_the_bare_board_and_high_on_a_pale_tile():
     assert bright is not None
     assert bright[0] > BRIGHT_BARE
     assert abs(bright[1] - 1.0) < 0.1
-
 

@@ -494,18 +494,6 @@ def usual_tile_light(ev: Evidence, readings: Sequence[Any], least: int = 1) -> f
     return float(np.median(lit)) if lit and len(lit) >= least else None
 
 
-def usual_bare_light(ev: Evidence, least: int = 5) -> float | None:
-    """The photo's usual bare-board light: the median brightness (``ev.bright``, measured
-    against the light on the board's printed border) of the squares showing no print
-    (structure under BARE_STRUCTURE); None when unmeasured or fewer than ``least`` are. On a
-    board lit unevenly (brighter in the middle than on its border, or darker) every bare
-    square stands off 1 alike, where a patch of glare stands out of its neighbours."""
-    if ev.bright is None:
-        return None
-    bare = ev.structure < BARE_STRUCTURE  # (nan: unmeasured, not bare)
-    return float(np.median(ev.bright[bare])) if int(bare.sum()) >= least else None
-
-
 def _lit(bright: np.ndarray | None, structure: np.ndarray, tiles: list[tuple[Fit, Fit]],
          empty: np.ndarray) -> np.ndarray | None:
     """Which squares stand over LEAF_LIGHT times as bright as the usual tile (the median

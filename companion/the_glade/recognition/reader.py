@@ -36,13 +36,7 @@ from companion.the_glade.recognition.close_calls import (
     misfit_z,
     template_gap,
 )
-from companion.the_glade.recognition.evidence import (
-    PAD,
-    Evidence,
-    gather,
-    usual_bare_light,
-    usual_tile_light,
-)
+from companion.the_glade.recognition.evidence import PAD, Evidence, gather, usual_tile_light
 from companion.the_glade.recognition.lookalikes import PairVerdict
 from companion.the_glade.recognition.model import (
     CELL_PX,
@@ -439,7 +433,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     kind_ratio = kd1 / max(kd2, 1e-9)
     no_counter = False  # the board's colours fit better than a counter's where it stands out
     edge, bright = ev.edge, ev.bright  # None where unmeasured (as tests may build evidence)
-    glaring = bright is not None and bool(bright[i] > BRIGHT_BARE * _bare_light(ev))
+    glaring = bright is not None and bool(bright[i] > BRIGHT_BARE)
     faint = (not bare and edge is not None and bool(edge[i])
              and {kind, other} == {"empty", "tile"}
              and kind_ratio > EMPTY_TILE_RATIO / (1 + ev.sat[i])
@@ -672,37 +666,10 @@ GLARE_PRINT = 0.03
 GLARE_OUTLINE = 0.45
 
 
-#: The glare checks (BRIGHT_BARE, GLARE_LIT) measure a square against the brighter of the
-#: light on the board's printed border and the photo's bare squares' usual light
-#: (evidence.usual_bare_light, at least BARE_LIGHT_SQUARES of them): a board lit brighter in
-#: its middle than on its border (a lamp above it, the border in a vignette's dusk) shows
-#: every bare square brighter than its border, glare or none. (Measured against the bare
-#: squares alone, a dim board's glare spot stood out more, and 26 more bare squares under it
-#: were doubted on the tuning photos below.) Hard photos of tuning families 1-8 and 41-56
-#: (192, seed 9000, 8 of a 7x7 board each; SHADE_DOUBT on): 15 doubts fewer, 14 of them
-#: bare squares doubted as "a tile veiled by glare?" at 0.83-2.74 of the photo's tiles'
-#: light (their bare neighbours 1.7-2.3 times the border's, in the two photos looked at),
-#: and one counter washed out by a glare spot now read bare (family 55, photo 5, B5): 15 /
-#: 433 -> 16 / 418 wrong / uncertain. Normal photos: 4 / 15, unchanged. Fresh 8162-8166 (with
-#: SHADE_DOUBT off; wrong / uncertain / boards exactly right): hard 10 / 327 / 52 -> 10 /
-#: 321 / 54 of 130, normal 0 / 17 / 116 -> 0 / 15 / 117.
-BARE_LIGHT = True
-BARE_LIGHT_SQUARES = 5
-
-
-def _bare_light(ev: Evidence) -> float:
-    """The light the glare checks measure a square's brightness against: the brighter of
-    the border's (1) and the photo's bare squares' usual light (BARE_LIGHT; the border's
-    alone when too few squares are bare or the light is unmeasured)."""
-    usual = usual_bare_light(ev, BARE_LIGHT_SQUARES) if BARE_LIGHT else None
-    return max(1.0, usual) if usual is not None else 1.0
-
-
 def _print_under_glare(ev: Evidence, i: int) -> bool:
     """Square ``i`` read as empty is glare-lit (GLARE_LIT), yet shows some print and a
     tile's outline (GLARE_PRINT, GLARE_OUTLINE): a tile the glare may have washed out."""
-    return (GLARE_BARE and ev.bright is not None
-            and bool(ev.bright[i] > GLARE_LIT * _bare_light(ev))
+    return (GLARE_BARE and ev.bright is not None and bool(ev.bright[i] > GLARE_LIT)
             and bool(ev.structure[i] > GLARE_PRINT) and bool(ev.outline[i] > GLARE_OUTLINE))
 
 
@@ -852,7 +819,8 @@ GLARE_DOUBT = True
 #: named right, one wrong (a dark leaf at 0.45 of the tiles' light, z 0.93, the judges
 #: agreeing: nothing set it apart from the right ones at z 0.0-0.92 and 0.28-0.78 of the
 #: light); fresh 8162-8166 (never run before; wrong / uncertain / boards exactly right) hard
-#: 9 / 342 / 50 -> 10 / 327 / 52 of 130, normal 0 / 18 / 116 -> 0 / 17 / 116.
+#: 9 / 342 / 50 -> 10 / 327 / 52 of 130, normal 0 / 18 / 116 -> 0 / 17 / 116; fresh
+#: 8167-8171 hard 14 / 431 / 60 -> 16 / 398 / 68 of 130.
 SHADE_TILE = 0.65
 SHADE_Z = 1.0
 SHADE_DOUBT = False
