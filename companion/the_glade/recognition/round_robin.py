@@ -62,9 +62,14 @@ POOR_GUARD = True
 #: (three), the right ones 0.40-1.5 (4 of 11 over 1.0). Alone (the other switches as
 #: they are), those 184 photos read 24 / 1,067 / 63 -> 22 / 1,072 / 63 wrong / uncertain /
 #: exactly right, no square wrong that was not (2 wrong and 4 right names doubted, one
-#: doubt named right). Off: on a fresh set only together with evidence.LEAF_SIBLINGS (its
-#: figures there), not adopted; alone it awaits a fresh set.
-NOISE_GUARD = False
+#: doubt named right). On a fresh set first only together with evidence.LEAF_SIBLINGS (its
+#: figures there), not adopted. **On** since 5 December 2026 (legible art): hard photos of
+#: tuning families 1-8 and 41-56 (192, seed 9000) had 4 round-robin settles that stood, 3 of
+#: them wrong (misfits 1.15, 1.24 and 0.68; the right one 0.33); fresh sets (never looked at;
+#: 130 hard photos each, SHADE_DOUBT off, wrong / uncertain / boards exactly right) 8167-8171
+#: 16 / 398 / 68 -> 15 / 402 / 67 and 8162-8166 10 / 327 / 52 unchanged; normal photos of
+#: 8167-8171 (130) 1 / 14 / 121 unchanged.
+NOISE_GUARD = True
 
 
 def partners(index: dict[tuple[int, int], int]) -> dict[int, list[int]]:
