@@ -27,9 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from glass_garden_solver import MARKS, key, proven_by, score_at
 
 
-def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, title: str) -> None:
+def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, title: str,
+         clock: str = "cpu") -> None:
     """The share of deals proven optimal against the time (log scale), one curve per run up to
-    its limit, the marks as dots with their value; drawn with Pillow."""
+    its limit, the marks as dots with their value; drawn with Pillow. ``clock``: the runs'
+    clock (``cpu`` or ``wall``, as benchmarks/glass_garden_solver.py's ``--clock``), named on
+    the time axis."""
     import math
 
     from PIL import Image, ImageDraw
@@ -55,7 +58,8 @@ def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, titl
             x, y = xy(t, 0)
             d.line([(x, y), (x, y + 5)], fill="black")
             d.text((x - 8, y + 8), f"{t:g}", fill="black")
-    d.text((w // 2 - 60, h - 25), "CPU seconds per deal (log scale)", fill="black")
+    axis = "CPU seconds" if clock == "cpu" else "seconds (wall clock)"
+    d.text((w // 2 - 60, h - 25), f"{axis} per deal (log scale)", fill="black")
     colours = [(20, 90, 200), (220, 110, 20), (30, 150, 60), (120, 120, 120), (185, 185, 185)]
     for i, (label, limit, rows) in enumerate(curves):
         colour = colours[i % len(colours)]
@@ -67,8 +71,9 @@ def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, titl
                 share = sum(proven_by(r, t) for r in rows) / len(rows)
                 x, y = xy(t, share)
                 d.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
-                # the first curve's values below its dots, the next above theirs, ...
-                dy = 6 + 12 * (i // 2) if i % 2 == 0 else -18 - 12 * (i // 2)
+                # the first curve's values above its dots, the next below theirs, ...: the
+                # first is the newest, usually above the others
+                dy = -18 - 12 * (i // 2) if i % 2 == 0 else 6 + 12 * (i // 2)
                 d.text((x + 6, y + dy), f"{100 * share:.0f}%", fill=colour)
         d.text((left + 10, top + 5 + 14 * i), label, fill=colour)
     img.save(path)
@@ -91,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--issue", action="store_true",
                         help="only the issue's 40 deals (seeds 0-9 of each critter)")
     parser.add_argument("--plot", type=Path)
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="the clock the runs were timed by (glass_garden_solver.py's "
+                        "--clock), named on the plot")
     parser.add_argument("--before", action="append", default=[], metavar="PATH:SECONDS",
                         help="runs of an earlier solver: drawn as one more curve (all their "
                         "deals, up to their shortest limit) and summed up at the marks")
@@ -142,12 +150,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"({100 * proven / len(sub):.1f}%), mean score "
                   f"{statistics.mean(score_at(r, t) for r in sub):.3f}")
     if args.plot:
+        unit = "CPU s" if args.clock == "cpu" else "s (wall)"
         curves = []
         for limit in sorted({t for t, _ in rows}, reverse=True):
             sub = [r for t, r in rows if t == limit]
             workers = max(r.get("workers", 1) for r in sub)
             each = f", {workers} searches" if workers > 1 else ""
-            curves.append((f"{len(sub)} deals, {limit:g} CPU s each{each}", limit, sub))
+            curves.append((f"{len(sub)} deals, {limit:g} {unit} each{each}", limit, sub))
         every = [r for _, r in rows]
         if len(curves) > 1 and not overlap:
             shortest = min(t for t, _ in rows)
@@ -155,12 +164,14 @@ def main(argv: list[str] | None = None) -> int:
         if before:  # the earlier solver's longest run and all its deals, in greys
             longest = max(t for t, _ in before)
             sub = [r for t, r in before if t == longest]
-            curves.append((f"before: {len(sub)} deals, {longest:g} CPU s each", longest, sub))
+            curves.append((f"before: {len(sub)} deals, {longest:g} {unit} each", longest,
+                           sub))
             shortest = min(t for t, _ in before)
             if shortest < longest:
                 curves.append((f"before: all {len(before)} deals, up to {shortest:g} s",
                                shortest, [r for _, r in before]))
-        plot(curves, args.plot, "Glass Garden solver: share of deals proven optimal")
+        plot(curves, args.plot, "Glass Garden solver: share of deals proven optimal",
+             args.clock)
     return 0
 
 
