@@ -52,7 +52,7 @@ from companion.glass_garden.scoring import MAX_SCORE
 from companion.glass_garden.sunlight import in_use
 
 if TYPE_CHECKING:
-    from companion.glass_garden.game import State
+    from companion.glass_garden.game import Pending, State
 
 
 def _can_rise(step: Step) -> bool:
@@ -360,8 +360,125 @@ def _lends(deck: Deck, kind: str) -> list[list[list[tuple[tuple[int, int], ...]]
     return out
 
 
-def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark: bool = False
-                    ) -> tuple[int, int, int]:
+#: What a tuple of pending steps gives the bound: (steps, shifts, flip_glass steps, steps that
+#: may move down, farthest shift, steps that may move up, grow steps), worked out once per tuple
+#: (the few pending tuples of a search come back in thousands of states).
+PendingSum = tuple[int, int, int, int, int, int, int]
+_PENDING_SUMS: dict[tuple[object, ...], PendingSum] = {}
+_NO_PENDING: PendingSum = (0, 0, 0, 0, 0, 0, 0)
+
+
+def _pending_sum(pending: tuple[Pending, ...]) -> PendingSum:
+    """:data:`PendingSum` of ``pending`` (remembered by the tuple: it holds steps, no deck)."""
+    if not pending:
+        return _NO_PENDING
+    hit = _PENDING_SUMS.get(pending)
+    if hit is not None:
+        return hit
+    if len(_PENDING_SUMS) > 50_000:
+        _PENDING_SUMS.clear()
+    steps = [q.step for q in pending]
+    hit = _PENDING_SUMS[pending] = (
+        len(steps), sum(s.kind == "shift" for s in steps),
+        sum(s.kind == "flip_glass" for s in steps), sum(_can_fall(s) for s in steps),
+        max((_reach(s) for s in steps if s.kind == "shift"), default=0),
+        sum(_can_rise(s) for s in steps), sum(s.kind == "grow" for s in steps))
+    return hit
+
+
+#: (shifts, lightings, row moves, farthest shift, downward moves, upward glass steps) per
+#: :func:`_budget` key: the budget of a set of helpers depends only on the key's few fields
+Budget = tuple[int, int, int, int, int, int]
+_BUDGETS: dict[tuple[object, ...], Budget] = {}
+
+
+def _budget(facts: _Facts, ready: int, pend: PendingSum, extra: int, dark: bool,
+            helpers: tuple[tuple[int, int, int], ...]) -> Budget:
+    """The budget of :func:`_sunlight_relax` when only ``helpers`` may grow: (shifts,
+    lightings, row moves, farthest shift, downward moves, upward glass steps of the
+    lightings) still possible. ``ready``: the sunlit cards whose bonus may still be used;
+    ``pend``: the pending steps' :data:`PendingSum`; ``extra``: the dark-phase actions left;
+    ``helpers``: (plant, its row, its place in the plants' order) per helper. Those are all it
+    reads, so it is remembered by them.
+
+    Each lighting gives one use of the card it lights, and a growth lights only the card of
+    the growing plant's row at its end of the garden: the steps (shifts, moves, ...) the
+    lightings may give are, per helper, the most of any card it could light, summed over the
+    helpers giving the most, as many as can be at the edges (and per flip_glass step, the
+    most of the cards it may flip). A least fixed point: the budget only grows, and a
+    lighting counted needs only what the budget already allows.
+
+    A glass card ``p`` may light (:func:`_cards`) is one by growing at an edge or by a
+    flip_glass step of its effect ("row": a card of its row, "adjacent": the card next to it
+    at an edge, "any"), given the budget: its row when it lights one is within the row moves
+    of its row now (at most the downward moves' count of them downward; in the dark phase
+    damage may lower it for free), and it is at the left (right) edge only if it is no farther
+    from that end of the plants' order than the shifts can carry it (one shift moves a plant
+    at most ``reach`` places in the order, any other by one)."""
+    key = (facts, ready, pend, extra, dark, GLASS_BY_PLACE, helpers)
+    hit = _BUDGETS.get(key)
+    if hit is not None:
+        return hit
+    if len(_BUDGETS) > 100_000:
+        _BUDGETS.clear()
+    n_pending, pending_shifts, pending_flips, pending_downs, pending_reach = pend[:5]
+    lit = [i for i in range(6) if ready >> i & 1]
+    plants = [p for p, _, _ in helpers]
+    flip_steps = [(h, s.glass) for h in helpers for s in facts.deck.plants[h[0]].effect
+                  if s.kind == "flip_glass"]
+    base_shifts = (sum(facts.shift_steps[p] for p in plants)
+                   + sum(facts.glass_shifts[i] for i in lit) + pending_shifts + extra)
+    base_moves = (sum(len(facts.deck.glass[i].bonus) for i in lit) + n_pending
+                  + sum(facts.steps[p] for p in plants) + extra)
+    base_downs = (sum(facts.glass_downs[i] for i in lit) + pending_downs
+                  + sum(facts.downs[p] for p in plants) + extra)
+    base_reach = max(pending_reach, max((facts.glass_reach[i] for i in lit), default=0),
+                     *(facts.shift_reach[p] for p in plants), 8 if extra else 0)
+    shifts, moves, downs, reach = base_shifts, base_moves, base_downs, base_reach
+    # the two edge plants are the first and the last of the plants' order
+    at_edge = sum(1 for _, _, i in helpers if i in (0, 7))
+    while True:
+        edge = at_edge if shifts == 0 else min(len(helpers), 2 + 2 * shifts)
+        lightings = edge + len(flip_steps) + pending_flips
+        grows = [facts.gains[m] for h in helpers
+                 if (m := _cards(h, shifts, reach, moves, downs, "edge", dark))]
+        flips = [facts.gains[_cards(h, shifts, reach, moves, downs, how, dark)]
+                 for h, how in flip_steps]
+        flips += [facts.gains[0x3F]] * pending_flips
+        # each part (shifts, steps, ...) on its own: the ``edge`` largest among the
+        # growths, plus every flip's
+        gain = [sum(sorted((x[j] for x in grows), reverse=True)[:edge])
+                + sum(x[j] for x in flips) for j in range(4)]
+        nxt = (base_shifts + gain[0], base_moves + gain[1], base_downs + gain[2],
+               max((base_reach, *(x[4] for x in grows), *(x[4] for x in flips))))
+        if nxt == (shifts, moves, downs, reach):
+            hit = _BUDGETS[key] = (shifts, lightings, moves, reach, downs, gain[3])
+            return hit
+        shifts, moves, downs, reach = nxt
+
+
+def _cards(helper: tuple[int, int, int], shifts: int, reach: int, moves: int, downs: int,
+           how: str, dark: bool) -> int:
+    """Bit mask of the glass cards the helper (plant, row, place in the order) may light (see
+    :func:`_budget`)."""
+    if how == "any" or not GLASS_BY_PLACE:
+        return 0x3F
+    _, r, i = helper
+    in_rows = [x for x in range(3) if (x <= r and r - x <= moves)
+               or (x > r and (dark or (x - r <= moves and x - r <= downs)))]
+    if how == "row":
+        return sum(9 << x for x in in_rows)
+    far = shifts * max(reach, 1)
+    mask = 0
+    if i <= far:
+        mask |= sum(1 << x for x in in_rows)
+    if 7 - i <= far:
+        mask |= sum(8 << x for x in in_rows)
+    return mask
+
+
+def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark: bool = False,
+                    pend: PendingSum | None = None, ready: int = -1) -> tuple[int, int, int]:
     """In the sunlight phase plants move only by glass bonuses and effects. Returns the plants
     that can still be succulents, the most glass lightings still possible and the most upward
     glass steps those lightings can give.
@@ -378,104 +495,37 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
     Lightings: a dark glass card lights when an edge plant grows next to it or by a
     ``flip_glass`` step. Without any shift the two edge plants are fixed, so at most those two
     (if still candidates) light a card by growing; each shift brings at most two new plants to
-    the edges.
+    the edges (:func:`_budget`).
 
     Late in the dark phase (``dark``) the same holds with ``extra`` more steps, the actions
     still to take, each counted both as a row move and as a shift of any distance (one action
     is one of them: counting it as both only helps the player), and with the set costs of
     :func:`_set_cost` for the dark phase (the critter left out, damage's falls free).
+
+    ``pend`` and ``ready``: the state's :func:`_pending_sum` and :func:`_ready_glass`, when the
+    caller has them.
     """
     deck = state.deck
     g = state.garden
-    ready = _ready_glass(state)
-    lit = [i for i in range(6) if ready >> i & 1]
-    cand = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
-    pending_shifts = sum(q.step.kind == "shift" for q in state.pending)
-    pending_flips = sum(q.step.kind == "flip_glass" for q in state.pending)
-    pending_downs = sum(_can_fall(q.step) for q in state.pending)
-    glass_shifts = sum(facts.glass_shifts[i] for i in lit)
-    glass_moves = sum(len(deck.glass[i].bonus) for i in lit)
-    glass_downs = sum(facts.glass_downs[i] for i in lit)
-    left, right = g.edge_plants()
-
-    pending_reach = max((_reach(q.step) for q in state.pending if q.step.kind == "shift"),
-                        default=0)
-    lit_reach = max((facts.glass_reach[i] for i in lit), default=0)
-    order = g.plant_order()
-    index = {q: i for i, q in enumerate(order)}
-    rows = g.rows
-
-    def cards(p: int, shifts: int, reach: int, moves: int, downs: int, how: str) -> int:
-        """Bit mask of the glass cards ``p`` may light, by growing at an edge (``how`` is
-        "edge") or by a flip_glass step of its effect ("row": a card of its row, "adjacent":
-        the card next to it at an edge, "any"), given the budget: its row when it lights one
-        is within ``moves`` row moves of its row now (at most ``downs`` of them downward; in
-        the dark phase damage may lower it for free), and it is at the left (right) edge only
-        if it is no farther from that end of the plants' order than the shifts can carry it
-        (one shift moves a plant at most ``reach`` places in the order, any other by one)."""
-        if how == "any" or not GLASS_BY_PLACE:
-            return 0x3F
-        r = rows[p]
-        in_rows = [x for x in range(3) if (x <= r and r - x <= moves)
-                   or (x > r and (dark or (x - r <= moves and x - r <= downs)))]
-        if how == "row":
-            return sum(9 << x for x in in_rows)
-        far = shifts * max(reach, 1)
-        i = index[p]
-        mask = 0
-        if i <= far:
-            mask |= sum(1 << x for x in in_rows)
-        if len(order) - 1 - i <= far:
-            mask |= sum(8 << x for x in in_rows)
-        return mask
-
-    def budget(helpers: list[int]) -> tuple[int, int, int, int, int, int]:
-        """(shifts, lightings, row moves, farthest shift, downward moves, upward glass steps
-        of the lightings) still possible when only ``helpers`` may grow.
-
-        Each lighting gives one use of the card it lights, and a growth lights only the card
-        of the growing plant's row at its end of the garden: the steps (shifts, moves, ...)
-        the lightings may give are, per helper, the most of any card it could light, summed
-        over the helpers giving the most, as many as can be at the edges (and per flip_glass
-        step, the most of the cards it may flip). A least fixed point: the budget only grows,
-        and a lighting counted needs only what the budget already allows."""
-        flip_steps = [(p, s.glass) for p in helpers for s in deck.plants[p].effect
-                      if s.kind == "flip_glass"]
-        base_shifts = (sum(facts.shift_steps[p] for p in helpers) + glass_shifts
-                       + pending_shifts + extra)
-        base_moves = glass_moves + len(state.pending) + sum(facts.steps[p] for p in helpers) + extra
-        base_downs = glass_downs + pending_downs + sum(facts.downs[p] for p in helpers) + extra
-        base_reach = max(pending_reach, lit_reach, *(facts.shift_reach[p] for p in helpers),
-                         8 if extra else 0)
-        shifts, moves, downs, reach = base_shifts, base_moves, base_downs, base_reach
-        while True:
-            edge = (sum(1 for p in (left, right) if p in helpers) if shifts == 0
-                    else min(len(helpers), 2 + 2 * shifts))
-            lightings = edge + len(flip_steps) + pending_flips
-            grows = [facts.gains[m] for p in helpers
-                     if (m := cards(p, shifts, reach, moves, downs, "edge"))]
-            flips = [facts.gains[cards(p, shifts, reach, moves, downs, how)]
-                     for p, how in flip_steps]
-            flips += [facts.gains[0x3F]] * pending_flips
-            # each part (shifts, steps, ...) on its own: the ``edge`` largest among the
-            # growths, plus every flip's
-            gain = [sum(sorted((x[j] for x in grows), reverse=True)[:edge])
-                    + sum(x[j] for x in flips) for j in range(4)]
-            nxt = (base_shifts + gain[0], base_moves + gain[1], base_downs + gain[2],
-                   max((base_reach, *(x[4] for x in grows), *(x[4] for x in flips))))
-            if nxt == (shifts, moves, downs, reach):
-                return shifts, lightings, moves, reach, downs, gain[3]
-            shifts, moves, downs, reach = nxt
-
-    if facts.glass_grows or any(q.step.kind == "grow" for q in state.pending):
-        lightings = len(cand) + sum(facts.flips[p] for p in cand) + pending_flips
+    grown = g.grown
+    cand = [p for p in range(8) if may >> p & 1 and not grown >> p & 1]
+    if pend is None:
+        pend = _pending_sum(state.pending)
+    if facts.glass_grows or pend[6]:
+        lightings = len(cand) + sum(facts.flips[p] for p in cand) + pend[2]
         return may, lightings, lightings * facts.max_glass_ups
+    if ready < 0:
+        ready = _ready_glass(state)
+    order = g.plant_order()
+    rows = g.rows
     # the sunlight phase is one growing step: a resource spent in it pays for no other plant
     spent = bool(state.used) and not dark and USE_SPENT_RESOURCES
     grew: list[int] = []  # the least fixed point, built up from nothing
+    helpers: tuple[tuple[int, int, int], ...] = ()
     while True:
-        active = g.grown | sum(1 << p for p in grew)
-        shifts, lightings, moves, reach, downs, light_ups = budget(grew)
+        active = grown | sum(1 << p for p in grew)
+        shifts, lightings, moves, reach, downs, light_ups = _budget(
+            facts, ready, pend, extra, dark, helpers)
         nxt = []
         costs: dict[str, int] = {}  # this round's set cost of each kind
         for p in cand:
@@ -487,7 +537,7 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
                                 for q in facts.free_from[p]):
                 nxt.append(p)
                 continue
-            cost = deck.plants[p].cost
+            cost = facts.costs[p]
             for k in (RESOURCES if cost == "any" else (cost,)):
                 if spent and _unspent(state, facts, active, k) < 3:
                     continue  # the phase is one growing step: spent resources pay no more
@@ -500,6 +550,7 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
         if len(nxt) == len(grew):
             return active, lightings, light_ups
         grew = nxt
+        helpers = tuple((p, rows[p], order.index(p)) for p in grew)
 
 
 # -- damage and the critter's advance ---------------------------------------------------
@@ -612,32 +663,34 @@ def upper_bound(state: State) -> int:
     deck = state.deck
     facts = _facts(deck)
     g = state.garden
-    may = facts.may_grow(g.grown)
-    if any(q.step.kind == "grow" for q in state.pending):
+    grown_now = g.grown
+    may = facts.may_grow(grown_now)
+    pend = _pending_sum(state.pending)
+    if pend[6]:
         may = 0xFF  # a pending step of a grown plant may grow any soil plant free
     sunlight = state.turn >= SUNLIGHT_TURN
-    soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
     actions = 0 if sunlight else (state.actions_left if state.phase == ACTIONS else 0) + 2 * (
         DARK_TURNS - state.turn)
+    ready = _ready_glass(state)
     if sunlight or actions <= DARK_RELAX_ACTIONS:
-        may, lightings, light_ups = _sunlight_relax(state, facts, may, actions, not sunlight)
-        soil = [p for p in range(8) if may >> p & 1 and not g.grown >> p & 1]
+        may, lightings, light_ups = _sunlight_relax(state, facts, may, actions, not sunlight,
+                                                    pend, ready)
+        soil = [p for p in range(8) if may >> p & 1 and not grown_now >> p & 1]
     else:
-        lightings = len(soil) + sum(facts.flips[p] for p in soil) + sum(
-            q.step.kind == "flip_glass" for q in state.pending)
+        soil = [p for p in range(8) if may >> p & 1 and not grown_now >> p & 1]
+        lightings = len(soil) + sum(facts.flips[p] for p in soil) + pend[2]
         light_ups = lightings * facts.max_glass_ups
     budget = actions
     budget += sum(facts.ups[p] for p in soil)
-    budget += sum(1 for q in state.pending if _can_rise(q.step))
+    budget += pend[5]
     # glass: each use needs a sunlit card: those lit now, plus one per lighting still possible
-    glass_ups = facts.lit_ups[_ready_glass(state)]
-    glass_ups += light_ups
+    glass_ups = facts.lit_ups[ready] + light_ups
     budget += glass_ups
     rows = g.rows
-    grown = [p for p in range(8) if may >> p & 1 and g.grown >> p & 1]
+    grown = [p for p in range(8) if may >> p & 1 and grown_now >> p & 1]
     cap = len(soil)
     if sunlight and USE_SPENT_RESOURCES:
-        cap = min(cap, _growths_cap(state, facts, may, soil))
+        cap = min(cap, _growths_cap(state, facts, may, soil, pend[6]))
     # the most plants in the top row: the cheapest rises, of the succulents now and of at most
     # ``cap`` soil plants (as many as can still grow)
     rises = sorted([(rows[p], 0) for p in grown] + [(rows[p], 1) for p in soil])
@@ -679,20 +732,32 @@ def _unspent(state: State, facts: _Facts, may: int, kind: str) -> int:
 _UNSPENT: dict[tuple[object, ...], tuple[_Facts, int]] = {}
 
 
-def _growths_cap(state: State, facts: _Facts, may: int, soil: list[int]) -> int:
+def _growths_cap(state: State, facts: _Facts, may: int, soil: list[int],
+                 pending_grows: int = -1) -> int:
     """The most soil plants that can still grow in the sunlight phase. The whole phase is one
     growing step, and a resource pays for at most one plant in a growing step
     (:mod:`growing`), so each plant grown by paying takes 3 resources of one kind not yet
     spent (``state.used``; a sprout only of a plant that is or may become a succulent): at
     most (unspent of that kind) // 3 plants per kind. A grow step (a pending one, or one of a
     soil plant's effect) grows at most one plant without paying. Not used when a glass bonus
-    can grow a plant (each of its uses may grow one free)."""
+    can grow a plant (each of its uses may grow one free). ``pending_grows``: the pending grow
+    steps, when the caller has counted them."""
     if facts.glass_grows:
         return len(soil)
-    paid = sum(_unspent(state, facts, may, kind) // 3 for kind in RESOURCES)
-    free = sum(facts.grow_steps[p] for p in soil) + sum(
-        q.step.kind == "grow" for q in state.pending)
+    key = (facts, state.used, may)
+    paid = _PAID.get(key)
+    if paid is None:
+        if len(_PAID) > 100_000:
+            _PAID.clear()
+        paid = _PAID[key] = sum(_unspent(state, facts, may, kind) // 3 for kind in RESOURCES)
+    if pending_grows < 0:
+        pending_grows = _pending_sum(state.pending)[6]
+    free = sum(facts.grow_steps[p] for p in soil) + pending_grows
     return paid + free
+
+
+#: :func:`_growths_cap`'s plants paid for, by facts, spent set and plants that may grow
+_PAID: dict[tuple[object, ...], int] = {}
 
 
 #: The weights of :func:`guess`: per soil plant payable now, per plant in the top row, per plant
