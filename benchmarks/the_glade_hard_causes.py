@@ -5,10 +5,10 @@ families, by the reader's reason, the truth, and what the photo shows there (iss
         --models /tmp/hB/models --out /tmp/hB/causes.jsonl
 
 The photos are the families benchmark's (benchmarks/the_glade_families.py: the same seeds,
-``--hard`` by default, 8 of a 7x7 board a family), read through the reader
-(reader.read_board) with its evidence kept, so each square is written (JSON lines, with
-``--out``) with its truth, its reading, the reason and the measures the reader judged on;
-the table printed counts wrong squares and doubts by cause. What the photo shows on a
+``--hard`` by default, 8 of a 7x7 board a family, and ``--eight`` of an 8x8 one), read
+through the reader (reader.read_board) with its evidence kept, so each square is written (JSON
+lines, with ``--out``) with its truth, its reading, the reason and the measures the reader
+judged on; the table printed counts wrong squares and doubts by cause. What the photo shows on a
 square is said from the evidence: *glare* (over GLARE of the photo's tiles' light, or
 over WASHED of its pixels clipped white), *shade* (under SHADE of it), *frame* (not wholly
 in view), *far* (the square under FAR of the board's median size in the photo: the far
@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--families", required=True)
     parser.add_argument("--seven", type=int, default=8)
+    parser.add_argument("--eight", type=int, default=0,
+                        help="photos of an 8x8 board a family too (after the 7x7 ones)")
     parser.add_argument("--seed", type=int, default=9000)
     parser.add_argument("--normal", action="store_true", help="normal photos, not hard")
     parser.add_argument("--models", type=Path, required=True)
@@ -124,14 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     out = args.out.open("w") if args.out else None
     work = Path(tempfile.mkdtemp(prefix="glade-causes-"))
-    for photo in tuning_photos(_families(args.families), args.models, ((7, args.seven),),
+    counts = tuple((size, n) for size, n in ((7, args.seven), (8, args.eight)) if n)
+    last = counts[-1] if counts else (7, 0)
+    for photo in tuning_photos(_families(args.families), args.models, counts,
                                args.seed, not args.normal, work):
         family, i, truth = photo.family, photo.index, photo.truth
+        final = (photo.size, i) == (last[0], last[1] - 1)
         try:
             squares, ev, sizes, _ = read_photo(photo.model, photo.path)
         except RecognitionError as exc:
             print(f"family {family} photo {i}: refused: {exc}")
-            _tally(rows, family, i == args.seven - 1)
+            _tally(rows, family, final)
             continue
         doubts = sum(r.kind == "uncertain" for r in squares)
         lit = [float(ev.bright[k]) for k, r in enumerate(squares)
@@ -149,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 outcome = "right"
             truth_kind = "tile" if want_t else "counter" if want_c else "empty"
-            row = dict(family=family, photo=i, square=r.square, outcome=outcome,
+            row = dict(family=family, photo=i, board=photo.size, square=r.square,
+                       outcome=outcome,
                        truth=want_t or want_c, truth_kind=truth_kind, read=r.name,
                        kind=r.kind, reason=r.reason, code=r.doubt or "-",
                        candidates=list(r.candidates),
@@ -170,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(row)
             if out is not None:
                 out.write(json.dumps(row) + "\n")
-        _tally(rows, family, i == args.seven - 1)
+        _tally(rows, family, final)
     if out is not None:
         out.close()
     for outcome in ("wrong", "doubt"):
