@@ -71,9 +71,9 @@ def plot(curves: list[tuple[str, float, list[dict[str, Any]]]], path: Path, titl
                 share = sum(proven_by(r, t) for r in rows) / len(rows)
                 x, y = xy(t, share)
                 d.ellipse([x - 4, y - 4, x + 4, y + 4], fill=colour)
-                # the first curve's values above its dots, the next below theirs, ...: the
-                # first is the newest, usually above the others
-                dy = -18 - 12 * (i // 2) if i % 2 == 0 else 6 + 12 * (i // 2)
+                # each curve's value a line lower than the one before's: apart where the
+                # dots of several curves meet
+                dy = -18 + 13 * i
                 d.text((x + 6, y + dy), f"{100 * share:.0f}%", fill=colour)
         d.text((left + 10, top + 5 + 14 * i), label, fill=colour)
     img.save(path)
