@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             squares, ev, sizes, _ = read_photo(photo.model, photo.path)
         except RecognitionError as exc:
-            print(f"family {family} photo {i}: refused: {exc}")
+            print(f"family {family} photo {i} ({photo.size}x{photo.size}): refused: {exc}")
             _tally(rows, family, final)
             continue
         doubts = sum(r.kind == "uncertain" for r in squares)
