@@ -36,6 +36,7 @@ from the_glade_families import _families, apply_settings, tuning_photos
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import reader
+from companion.the_glade.recognition.evidence import usual_tile_light
 from companion.vision.board import project
 from companion.vision.image import load_image
 
@@ -139,9 +140,8 @@ def main(argv: list[str] | None = None) -> int:
             _tally(rows, family, final)
             continue
         doubts = sum(r.kind == "uncertain" for r in squares)
-        lit = [float(ev.bright[k]) for k, r in enumerate(squares)
-               if r.kind == "tile"] if ev.bright is not None else []
-        usual = float(np.median(lit)) if lit else 1.0
+        usual = usual_tile_light(ev, squares)
+        usual = 1.0 if usual is None else usual
         for k, r in enumerate(squares):
             want_t = truth["forest"]["tiles"].get(r.square)
             want_c = truth["forest"]["counters"].get(r.square)

@@ -22,8 +22,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -31,6 +29,7 @@ from the_glade_families import _families, apply_settings, tuning_photos
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import reader
+from companion.the_glade.recognition.evidence import usual_tile_light
 from companion.vision.image import load_image
 
 
@@ -87,9 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         except RecognitionError as exc:
             print(f"family {photo.family} {photo.size}-{photo.index}: refused: {exc}")
             continue
-        lit = [float(ev.bright[k]) for k, r in enumerate(final) if r.kind == "tile"] \
-            if ev.bright is not None else []
-        usual = float(np.median(lit)) if lit else 1.0
+        usual = usual_tile_light(ev, final)
+        usual = 1.0 if usual is None else usual
         for k, (p, r) in enumerate(zip(pre, final, strict=True)):
             p["truth"] = truth["tiles"].get(r.square) or truth["counters"].get(r.square)
             p["final"] = dict(kind=r.kind, name=r.name, doubt=r.doubt)

@@ -856,9 +856,10 @@ def _leaf(name: str) -> str:
 
 
 def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
-    """Tiles named by a close call under a patch of glare (GLARE_TILE, GLARE_Z), or a
-    closer one in deep shade (SHADE_TILE, SHADE_Z), are doubted, unless the three judges
-    agree on the name (_three_agree: as a poor photo's close calls, _doubt_poor_photo)."""
+    """Tiles named by a close call under a patch of glare (GLARE_TILE, GLARE_Z), or, with
+    SHADE_DOUBT (off), a closer one in deep shade (SHADE_TILE, SHADE_Z), are doubted, unless
+    the three judges agree on the name (_three_agree: as a poor photo's close calls,
+    _doubt_poor_photo)."""
     if not (GLARE_DOUBT or SHADE_DOUBT):
         return readings
     usual = usual_tile_light(ev, readings, GLARE_TILES)
