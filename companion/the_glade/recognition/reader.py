@@ -25,6 +25,7 @@ from companion.the_glade.recognition import (
     photo_drawing,
     photo_exemplars,
     shaded_bare,
+    veil_without_glare,
     veiled_leaves,
 )
 from companion.the_glade.recognition.close_calls import (
@@ -396,6 +397,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     # bare squares in shade taken for two look-alike tiles: bare, before the photo's doubts
     # are counted (they are no sign of a poor photo)
     shaded_bare.settle(evidence, readings)
+    # bare squares doubted as veiled by glare where no glare lies: bare, likewise
+    veil_without_glare.settle(evidence, readings)
     # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
     before = sum(r.kind == "uncertain" for r in readings) if POOR_BEFORE_SETTLE else None
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
