@@ -95,3 +95,21 @@ def test_tile_or_empty_in_shade_with_little_print_is_read_bare(light: float,
     shaded_bare.settle(ev, readings)
     assert (readings[3].kind == "empty") is bare
     assert ("shaded_bare" in readings[3].distances) is bare
+
+
+@pytest.mark.parametrize(("structure", "empty", "bare"), [
+    (0.8, 0.005, True),    # more print than a look-alike doubt may show, the board fitting closely
+    (0.8, 0.02, False),    # the board fitting only fairly: as faint tiles in shade do
+    (0.95, 0.005, False),  # more print still
+])
+def test_tile_or_empty_in_shade_with_some_print_is_bare_only_where_the_board_fits_closely(
+        structure: float, empty: float, bare: bool) -> None:
+    """WHICH_KIND_STRUCTURE and WHICH_KIND_FIT: a which-kind doubt only; a look-alike doubt
+    showing that much print stays a doubt."""
+    case = {**BARE_IN_SHADE, "structure": structure, "empty": empty, "tile": empty * 1.05}
+    ev, readings = _setting([case, case])
+    readings[3].candidates = ()
+    readings[3].doubted("which-kind", "tile or empty?")
+    shaded_bare.settle(ev, readings)
+    assert (readings[3].kind == "empty") is bare
+    assert readings[4].kind == "uncertain"

@@ -48,6 +48,15 @@ SHADE = 0.65
 #: neither the board nor any face fitted (0.136 and 0.134: family 43, photo 4, E5, a dark
 #: leaf); where nothing fits, the square shows what the look could not place.
 BARE_FIT = 0.1
+#: A "tile or empty?" doubt in shade showing more print, up to WHICH_KIND_STRUCTURE, is
+#: bare too when the bare board fits it closely (under WHICH_KIND_FIT). On hard photos of
+#: tuning families 1-8 and 41-56 (8 of a 7x7 and 3 of an 8x8 board each) and normal ones of
+#: the same families (8 of a 7x7), 16 such doubts in shade were bare squares showing 0.60-1.13
+#: of print, 11 of them with the board misfitting under 0.012; of the 894 tiles in shade, those
+#: showing under 0.9 of print misfitted the board by 0.025 or more (the least misfit of any
+#: tile in shade 0.0052, at 1.01 of print).
+WHICH_KIND_STRUCTURE = 0.9
+WHICH_KIND_FIT = 0.012
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
@@ -66,7 +75,9 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
         tile = float(ev.tiles[k][0][0])
         counter = r.distances.get("counter", float("inf"))  # as judged: a round outline there
         light = float(ev.bright[k]) / usual
-        if (structure < STRUCTURE and tile >= RATIO * empty and counter >= empty
+        faint = structure < STRUCTURE or (
+            not lookalike and structure < WHICH_KIND_STRUCTURE and empty < WHICH_KIND_FIT)
+        if (faint and tile >= RATIO * empty and counter >= empty
                 and empty < BARE_FIT and light < (LIGHT if lookalike else SHADE)):
             r.kind, r.name, r.turn, r.season, r.candidates = "empty", None, None, None, ()
             r.doubt, r.reason, r.angle = "", "", 0.0
