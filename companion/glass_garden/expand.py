@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from companion.glass_garden.actions import Done, Move, Shift
+from companion.glass_garden.bound import guess_of as guess_sun
 from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
@@ -249,7 +250,8 @@ def at_turn_start(state: State) -> bool:
 
 
 def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
-             guesses: dict[State, float] | None = None) -> dict[State, Path]:
+             guesses: dict[State, float] | None = None,
+             sun_guesses: dict[State, float] | None = None) -> dict[State, Path]:
     """Each distinct state at the start of the next turn, with one way to reach it.
 
     ``growers``: explore the growing step only from that many of the gardens the actions step
@@ -258,7 +260,12 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
 
     ``guesses``: where to put :func:`bound.guess` of the outcomes that nothing grew in before
     the critter stepped on (most of them), worked out here on tuples (the payable test of the
-    next turn's critter column), so the caller need not make it again from each state."""
+    next turn's critter column), so the caller need not make it again from each state.
+
+    ``sun_guesses``: the same on the ninth turn (where ``guesses`` gets none): the guess of
+    each sunlight-phase outcome that nothing grew in before the critter's damage, in the
+    order of the outcomes (:func:`bound.guess_of` of the phase, on tuples: the critter stays
+    in its column, so the payable test is this turn's)."""
     out: dict[State, Path] = {}
     seen: set[State] = set()
     if not at_turn_start(state):
@@ -292,6 +299,8 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     all_grown = grown == 0xFF
     next_side = side if last else 1 - side
     next_turn = turn + 1
+    # the guesses of the ninth turn's sunlight outcomes by (rows, payable kinds)
+    sun_seen: dict[tuple[tuple[int, ...], frozenset[str]], float] = {}
 
     for count, (key, path) in enumerate(_actions_step(state, tick).items(), 1):
         if count % TICK_EVERY == 0:
@@ -332,6 +341,17 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
                 then = by_rows[hurt] = ((*[lent[p][r] for p, r in enumerate(hurt)], 0), {})
             after_kinds = _NONE if all_grown else next_payable(after, then[0])
             guesses[nxt] = _guess(then, hurt, after_kinds, guess_of)
+        elif last and sun_guesses is not None and len(out) > made:  # a new sunlight outcome
+            then = by_rows.get(hurt)
+            if then is None:
+                then = by_rows[hurt] = ((*[lent[p][r] for p, r in enumerate(hurt)], 0), {})
+            after_kinds = _NONE if all_grown else payable(cols, then[0])
+            sun_key = (hurt, after_kinds)
+            value = sun_seen.get(sun_key)
+            if value is None:
+                value = sun_seen[sun_key] = guess_sun(deck, hurt, grown, glass, after_kinds,
+                                                      True)
+            sun_guesses[nxt] = value
         if can_grow:  # ranked by the guess of the state about to grow
             ranked.append((-_guess(here, rows, kinds, guess_of), count, key, left, path))
     if growers is not None:

@@ -55,6 +55,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice, repeat
+from operator import is_
 from typing import Any
 
 from companion.glass_garden import expand
@@ -362,7 +363,8 @@ class Search:
         self.check_time()
         self.nodes += 1
         known: dict[State, float] = {}  # the guesses the expansion works out on the way
-        found = expand.outcomes(state, self.check_time, growers, known)
+        sun: dict[State, float] = {}  # and those of the ninth turn's sunlight outcomes
+        found = expand.outcomes(state, self.check_time, growers, known, sun)
         if self.cached + len(found) > self.cache_limit:
             self.cache.clear()
             for light in self.light_caches.values():
@@ -370,11 +372,46 @@ class Search:
             self.guesses.clear()
             self.cached = 0
         self.guesses.update(known)
-        guess_of = self.guess_of(known)  # most were worked out above
-        kids = sorted(found.items(), key=lambda kv: -guess_of(kv[0]))
+        kids = self._by_guess(found, known, sun)
         table[state] = kids
         self.cached += len(kids)
         return kids
+
+    def _by_guess(self, found: dict[State, Path], known: dict[State, float],
+                  sun: dict[State, float]) -> list[tuple[State, Path]]:
+        """``found``'s outcomes, best guess first (ties in their order): what
+        ``sorted(found.items(), key=lambda kv: -self.guess_of(known)(kv[0]))`` gives, the
+        same guesses remembered in the same order, with less work. ``sun``: guesses the
+        expansion worked out on the way but that were not in ``known`` (the ninth turn's, which
+        :meth:`guess` remembers when first asked, not at the expansion): a state's is taken
+        from there instead of worked out again (the same value), and remembered as
+        :meth:`guess` would (:func:`_memo`). A light expansion guesses its first outcomes
+        itself, in order (all but a growing step's): when ``known`` holds exactly ``found``'s
+        first states (the same objects, in order; checked), their guesses are read in order
+        without a look-up each; the outcomes are then sorted by index on the list of keys (a
+        stable sort on the same keys: the same order)."""
+        table = self.guesses
+
+        def work(s: State) -> float:
+            hit = table.get(s)
+            if hit is None:
+                if len(table) > GUESS_LIMIT:
+                    table.clear()
+                hit = sun.get(s)
+                if hit is None:
+                    hit = guess(s)
+                table[s] = hit
+            return hit
+
+        items = list(found.items())
+        n = len(known)
+        if n <= len(items) and all(map(is_, known, found)):
+            keys = [-g for g in known.values()]
+            keys += [-work(s) for s, _ in items[n:]]
+        else:
+            get = known.get
+            keys = [-(g if (g := get(s)) is not None else work(s)) for s, _ in items]
+        return [items[i] for i in sorted(range(len(items)), key=keys.__getitem__)]
 
     def outcomes(self, state: State) -> list[tuple[State, Path]]:
         """Every outcome of the turn (best guess first)."""
