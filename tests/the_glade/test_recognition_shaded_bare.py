@@ -58,7 +58,7 @@ def test_a_bare_square_in_shade_doubted_between_two_tiles_is_read_bare() -> None
 
 
 @pytest.mark.parametrize("change", [
-    dict(structure=0.8),               # a tile's print shows
+    dict(structure=0.8, empty=0.03, tile=0.027),  # a tile's print shows (the board no close fit)
     dict(tile=0.004),                  # a face fits far better than the bare board
     dict(light=1.5),                   # under glare, which flattens a tile's print too
     dict(counter=0.008),               # a counter fits better than the bare board
@@ -97,19 +97,21 @@ def test_tile_or_empty_in_shade_with_little_print_is_read_bare(light: float,
     assert ("shaded_bare" in readings[3].distances) is bare
 
 
-@pytest.mark.parametrize(("structure", "empty", "bare"), [
-    (0.8, 0.005, True),    # more print than a look-alike doubt may show, the board fitting closely
-    (0.8, 0.02, False),    # the board fitting only fairly: as faint tiles in shade do
-    (0.95, 0.005, False),  # more print still
+@pytest.mark.parametrize(("structure", "empty", "light", "bare"), [
+    (0.8, 0.005, 0.4, True),    # more print than the first rule allows, the board fitting closely
+    (0.8, 0.02, 0.4, False),    # the board fitting only fairly: as faint tiles in shade do
+    (0.95, 0.005, 0.4, False),  # more print still
+    (0.8, 0.005, 0.8, False),   # not in shade
 ])
-def test_tile_or_empty_in_shade_with_some_print_is_bare_only_where_the_board_fits_closely(
-        structure: float, empty: float, bare: bool) -> None:
-    """WHICH_KIND_STRUCTURE and WHICH_KIND_FIT: a which-kind doubt only; a look-alike doubt
-    showing that much print stays a doubt."""
-    case = {**BARE_IN_SHADE, "structure": structure, "empty": empty, "tile": empty * 1.05}
-    ev, readings = _setting([case, case])
-    readings[3].candidates = ()
-    readings[3].doubted("which-kind", "tile or empty?")
+@pytest.mark.parametrize("doubt", ["which-kind", "look-alike"])
+def test_a_doubt_in_shade_with_some_print_is_bare_only_where_the_board_fits_closely(
+        structure: float, empty: float, light: float, bare: bool, doubt: str) -> None:
+    """CLOSE_STRUCTURE and CLOSE_FIT, for both doubts, in shade only."""
+    case = {**BARE_IN_SHADE, "structure": structure, "empty": empty, "tile": empty * 1.05,
+            "light": light}
+    ev, readings = _setting([case])
+    if doubt == "which-kind":
+        readings[3].candidates = ()
+        readings[3].doubted("which-kind", "tile or empty?")
     shaded_bare.settle(ev, readings)
     assert (readings[3].kind == "empty") is bare
-    assert readings[4].kind == "uncertain"

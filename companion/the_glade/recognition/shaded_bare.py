@@ -12,7 +12,8 @@ tiles (glare flattens a tile's print too: those are left to the glare steps), wh
 counter fits better than the bare board (a counter's print is faint too) and the bare board
 fits it fairly (BARE_FIT), is the bare board: read empty, sure (``distances["shaded_bare"]``).
 So is a doubt between a tile and the bare board ("tile or empty?") on such a square deep in
-shade (WHICH_KIND, SHADE).
+shade (WHICH_KIND, SHADE), and either doubt deep in shade on a square with a little more print
+that the bare board fits closely (CLOSE_STRUCTURE, CLOSE_FIT).
 
 Measured on hard photos of tuning families 1-8 (legible art, seed 9000, 64 photos, 3,136
 squares): 31 of the 189 doubts were bare squares doubted so, showing 0.21-1.07 of print
@@ -48,15 +49,16 @@ SHADE = 0.65
 #: neither the board nor any face fitted (0.136 and 0.134: family 43, photo 4, E5, a dark
 #: leaf); where nothing fits, the square shows what the look could not place.
 BARE_FIT = 0.1
-#: A "tile or empty?" doubt in shade showing more print, up to WHICH_KIND_STRUCTURE, is
-#: bare too when the bare board fits it closely (under WHICH_KIND_FIT). On hard photos of
-#: tuning families 1-8 and 41-56 (8 of a 7x7 and 3 of an 8x8 board each) and normal ones of
-#: the same families (8 of a 7x7), 16 such doubts in shade were bare squares showing 0.60-1.13
-#: of print, 11 of them with the board misfitting under 0.012; of the 894 tiles in shade, those
-#: showing under 0.9 of print misfitted the board by 0.025 or more (the least misfit of any
-#: tile in shade 0.0052, at 1.01 of print).
-WHICH_KIND_STRUCTURE = 0.9
-WHICH_KIND_FIT = 0.012
+#: Either doubt on a square in shade (under SHADE) showing more print, up to CLOSE_STRUCTURE,
+#: is bare too when the bare board fits it closely (under CLOSE_FIT). On hard photos of tuning
+#: families 1-8 and 41-56 (8 of a 7x7 and 3 of an 8x8 board each) and normal ones of the same
+#: families (8 of a 7x7): 16 "tile or empty?" doubts in shade were bare squares showing
+#: 0.60-1.13 of print, 11 of them with the board misfitting under 0.012; 6 look-alike doubts
+#: in shade so; of the 894 tiles in shade, those showing under 0.9 of print misfitted the
+#: board by 0.025 or more (the least misfit of any tile in shade 0.0052, at 1.01 of print).
+#: Fresh 8172-8176 (hard, 130 photos; the "tile or empty?" doubts only): one doubt fewer.
+CLOSE_STRUCTURE = 0.9
+CLOSE_FIT = 0.012
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
@@ -76,7 +78,7 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
         counter = r.distances.get("counter", float("inf"))  # as judged: a round outline there
         light = float(ev.bright[k]) / usual
         faint = structure < STRUCTURE or (
-            not lookalike and structure < WHICH_KIND_STRUCTURE and empty < WHICH_KIND_FIT)
+            structure < CLOSE_STRUCTURE and empty < CLOSE_FIT and light < SHADE)
         if (faint and tile >= RATIO * empty and counter >= empty
                 and empty < BARE_FIT and light < (LIGHT if lookalike else SHADE)):
             r.kind, r.name, r.turn, r.season, r.candidates = "empty", None, None, None, ()
