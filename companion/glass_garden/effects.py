@@ -77,9 +77,10 @@ def options(state: State, pending: Pending, raw: bool = False) -> list[Action]:
     g = state.garden
     out: list[Action] = []
     if step.kind == "move":
-        dys = {"up": (-1,), "down": (1,), "either": (-1, 1)}[step.direction]
-        out = [Move(p, dy) for p in targets(state, step, source) for dy in dys
-               if TOP <= g.rows[p] + dy <= BOTTOM]
+        dys = _DYS[step.direction]
+        rows = g.rows
+        out = [_MOVES[p][dy] for p in targets(state, step, source) for dy in dys
+               if TOP <= rows[p] + dy <= BOTTOM]
     elif step.kind == "shift":
         if step.direction == "arrow":
             dirs: tuple[int, ...] = (arrow(state.table.critter, g),)
@@ -99,6 +100,25 @@ def options(state: State, pending: Pending, raw: bool = False) -> list[Action]:
     if out and step.optional and not raw:
         out.append(Skip())
     return out
+
+
+#: the directions of a move step, and each Move made once (a value: equal to any made anew;
+#: ``_MOVES[plant][dy]``, dy -1 or 1)
+_DYS = {"up": (-1,), "down": (1,), "either": (-1, 1)}
+_MOVES = [{dy: Move(p, dy) for dy in (-1, 1)} for p in range(8)]
+
+
+def has_options(state: State, pending: Pending) -> bool:
+    """Whether ``options(state, pending, raw=True)`` is not empty, without making the
+    actions of a move step (:meth:`game.State.settle` asks it of every state an action
+    leaves with a step pending; most of those steps are moves)."""
+    step = pending.step
+    if step.kind == "move":
+        dys = _DYS[step.direction]
+        rows = state.garden.rows
+        return any(TOP <= rows[p] + dy <= BOTTOM
+                   for p in targets(state, step, pending.source) for dy in dys)
+    return bool(options(state, pending, raw=True))
 
 
 def perform(state: State, action: Action) -> State:

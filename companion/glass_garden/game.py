@@ -201,7 +201,7 @@ class State:
         """Drop pending steps that have nothing to act on (a step that cannot be done is
         skipped, even a mandatory one)."""
         state = self
-        while state.pending and not effects.options(state, state.pending[0], raw=True):
+        while state.pending and not effects.has_options(state, state.pending[0]):
             state = state.changed(pending=state.pending[1:])
         return state
 
