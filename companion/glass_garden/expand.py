@@ -48,6 +48,8 @@ def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
     path for each): worked on plain tuples, since the actions step changes nothing else, and
     an action object is made only for a garden not reached before."""
     d = arrow(state.table.critter, state.garden)
+    if state.actions_left == 2:
+        return _two_actions(state, d, tick)
     g = state.garden
     start: Key = (g.cols, g.rows)
     reached: dict[Key, Path] = {start: ()}
@@ -71,15 +73,81 @@ def _actions_step(state: State, tick: Tick = _no_tick) -> dict[Key, Path]:
             # moves: each plant up, then down (the rows they give worked out once per rows)
             moves = moved_rows.get(rows)
             if moves is None:
-                moves = moved_rows[rows] = [
-                    ((*rows[:p], r + dy, *rows[p + 1:]), _MOVES[p][dy > 0])
-                    for p, r in enumerate(rows) for dy in (-1, 1) if 0 <= r + dy <= 2]
+                moves = moved_rows[rows] = _moves(rows)
             for new_rows, move in moves:
                 key = (cols, new_rows)
                 if key not in reached:
                     reached[key] = after = (*path, move)
                     nxt.append((key, after))
         frontier = nxt
+    return reached
+
+
+def _moves(rows: tuple[int, ...]) -> list[tuple[tuple[int, ...], Move]]:
+    """The rows after each move of the actions step, with the move: each plant up, then down."""
+    out = []
+    work = list(rows)
+    for p, r in enumerate(rows):
+        moves = _MOVES[p]
+        if r > 0:
+            work[p] = r - 1
+            out.append((tuple(work), moves[0]))
+        if r < 2:
+            work[p] = r + 1
+            out.append((tuple(work), moves[1]))
+        work[p] = r
+    return out
+
+
+def _two_actions(state: State, d: int, tick: Tick) -> dict[Key, Path]:
+    """:func:`_actions_step` with both actions of the step left (a turn's start): the same
+    keys, paths and order, and ``tick`` called as often, with fewer tests. A shift changes
+    only the columns and a move only the rows, so after the first action:
+
+    * a garden one shift reached (columns ``C``, the rows unchanged) is new, and so ``C``
+      differs from the start's columns and from every other such garden's; each move from it
+      gives rows that differ from the start's: ``(C, rows)`` was reached by nothing before
+      (the gardens reached before hold the start's columns, or the start's rows, or the
+      columns of another garden one shift reached) and is added without a test;
+    * a garden one move reached comes after all those (the first action's shifts are listed
+      before its moves), and each shift from it gives ``(C, its rows)`` for a ``C`` of the
+      start's shifts: reached already (by the move from the garden of ``C``, or ``C`` is the
+      start's columns or another shift's), so its shifts are not listed at all.
+
+    The frontier after the second action is not needed (no action is left)."""
+    g = state.garden
+    cols0, rows0 = g.cols, g.rows
+    reached: dict[Key, Path] = {(cols0, rows0): ()}
+    tick()
+    shifted: list[tuple[tuple[int, ...], Path]] = []  # the new gardens of one shift
+    for moved_cols, shift in _shifts(cols0, d):
+        key = (moved_cols, rows0)
+        if key not in reached:
+            reached[key] = after = (shift,)
+            shifted.append((moved_cols, after))
+    moves0 = _moves(rows0)
+    moved: list[tuple[tuple[int, ...], Path]] = []  # the new gardens of one move
+    for new_rows, move in moves0:
+        key = (cols0, new_rows)
+        if key not in reached:
+            reached[key] = after = (move,)
+            moved.append((new_rows, after))
+    for cols, path in shifted:
+        tick()
+        first = path[0]
+        for moved_cols, shift in _shifts(cols, d):
+            key = (moved_cols, rows0)
+            if key not in reached:
+                reached[key] = (first, shift)
+        for new_rows, move in moves0:
+            reached[(cols, new_rows)] = (first, move)
+    for rows, path in moved:
+        tick()
+        first = path[0]
+        for new_rows, move in _moves(rows):
+            key = (cols0, new_rows)
+            if key not in reached:
+                reached[key] = (first, move)
     return reached
 
 
@@ -91,13 +159,17 @@ def _shifts(cols: tuple[int, ...], d: int) -> list[tuple[tuple[int, ...], Shift]
         p = cols[c]
         if p == CRITTER:
             continue
+        # the plant carried one column further at each step: the plant it passes takes its
+        # place (a shift of n columns is n swaps of neighbours)
+        work = list(cols)
+        shifts = _SHIFTS[p]
+        at = c
         e = c + d
         while 0 <= e < COLUMNS and cols[e] != CRITTER:
-            if d > 0:
-                moved_cols = (*cols[:c], *cols[c + 1:e + 1], p, *cols[e + 1:])
-            else:
-                moved_cols = (*cols[:e], p, *cols[e:c], *cols[c + 1:])
-            out.append((moved_cols, _SHIFTS[p][e - c]))
+            work[at] = work[e]
+            work[e] = p
+            out.append((tuple(work), shifts[e - c]))
+            at = e
             e += d
     return out
 
