@@ -23,7 +23,16 @@ from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
 from companion.glass_garden.deck import DamagePattern
 from companion.glass_garden.fertile_zone import _packed
-from companion.glass_garden.game import ACTIONS, GROW, SUNLIGHT, SUNLIGHT_TURN, State, make_state
+from companion.glass_garden.game import (
+    _NOTHING_USED,
+    ACTIONS,
+    GROW,
+    SUNLIGHT,
+    SUNLIGHT_TURN,
+    State,
+    fields_hash,
+    make_state,
+)
 from companion.glass_garden.garden import BOTTOM, COLUMNS, CRITTER, Garden, make_garden
 from companion.glass_garden.payable import lent_of, payable_at
 from companion.glass_garden.turns import Path, _explore
@@ -370,7 +379,9 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
     next_payable = None if last else payable_at(k + 1)
     all_grown = grown == 0xFF
     next_side = side if last else 1 - side
-    next_turn = turn + 1
+    # the next state's fields but its garden, and their part of its hash (State.__hash__)
+    nxt_turn, nxt_phase = (SUNLIGHT_TURN, SUNLIGHT) if last else (turn + 1, ACTIONS)
+    nxt_fields = fields_hash(nxt_turn, nxt_phase, 2, _NOTHING_USED, 0, ())
     # the guesses of the ninth turn's sunlight outcomes by (rows, payable kinds)
     sun_seen: dict[tuple[tuple[int, ...], frozenset[str]], float] = {}
 
@@ -400,10 +411,8 @@ def outcomes(state: State, tick: Tick = _no_tick, growers: int | None = None,
             if can_grow:
                 ranked.append((-_guess(here, rows, kinds, guess_of), count, key, left, path))
             continue
-        if last:
-            nxt = make_state(table, garden, SUNLIGHT_TURN, SUNLIGHT, 2)
-        else:
-            nxt = make_state(table, garden, next_turn)
+        nxt = make_state(table, garden, nxt_turn, nxt_phase, 2, _NOTHING_USED, 0, (),
+                         garden._hash ^ nxt_fields)
         made = len(out)
         out.setdefault(nxt, (*path, done, done) if left else (*path, done))
         if len(out) > made and guesses is not None and not last:  # a new outcome

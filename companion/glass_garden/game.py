@@ -74,16 +74,29 @@ class State:
     protected: int = 0  # bit p: plant p cannot be damaged this turn
     pending: tuple[Pending, ...] = ()
     # the hash, worked out once, when first asked for (-1: not yet; no hash is -1): states are
-    # looked up in many tables during a search, and many made on the way never are
+    # looked up in many tables during a search, and many made on the way never are. It is the
+    # garden's hash XOR that of the other fields compared (:func:`fields_hash`), so a maker of
+    # many states that differ only in their gardens works the second part out once
     _hash: int = field(init=False, repr=False, compare=False, default=-1)
 
     def __hash__(self) -> int:
         h = self._hash
         if h == -1:
-            h = hash((self.garden, self.turn, self.phase, self.actions_left, self.used,
-                      self.protected, self.pending))
+            h = self.garden._hash ^ hash((self.turn, self.phase, self.actions_left, self.used,
+                                          self.protected, self.pending))
             object.__setattr__(self, "_hash", h)
         return h
+
+    def __eq__(self, other: object) -> bool:
+        """The dataclass's comparison (every field but the table and the hash, in order),
+        field by field instead of on two tuples made for it: a state met again by another
+        way is compared in every table that finds it."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: State = other  # type: ignore[assignment]
+        return (self.garden == o.garden and self.turn == o.turn and self.phase == o.phase
+                and self.actions_left == o.actions_left and self.used == o.used
+                and self.protected == o.protected and self.pending == o.pending)
 
     # -- the game interface -------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -222,7 +235,8 @@ def _state_maker() -> Callable[..., State]:
 
     def make_state(table: Table, garden: Garden, turn: int = 1, phase: str = ACTIONS,
                    actions_left: int = 2, used: frozenset[int] = _NOTHING_USED,
-                   protected: int = 0, pending: tuple[Pending, ...] = ()) -> State:
+                   protected: int = 0, pending: tuple[Pending, ...] = (),
+                   hashed: int = -1) -> State:
         s = new(State)
         s_table(s, table)
         s_garden(s, garden)
@@ -232,14 +246,23 @@ def _state_maker() -> Callable[..., State]:
         s_used(s, used)
         s_protected(s, protected)
         s_pending(s, pending)
-        s_hash(s, -1)
+        s_hash(s, hashed)
         return s
 
     return make_state
 
 
-#: ``State(...)`` for the search's hot paths (the same value, made quicker)
+#: ``State(...)`` for the search's hot paths (the same value, made quicker). ``hashed``: the
+#: state's hash when the caller has it (``garden._hash ^ fields_hash(...)`` of the same
+#: fields); -1, worked out when first asked for.
 make_state = _state_maker()
+
+
+def fields_hash(turn: int = 1, phase: str = ACTIONS, actions_left: int = 2,
+                used: frozenset[int] = _NOTHING_USED, protected: int = 0,
+                pending: tuple[Pending, ...] = ()) -> int:
+    """What a state's hash takes in besides its garden's (:meth:`State.__hash__`)."""
+    return hash((turn, phase, actions_left, used, protected, pending))
 
 
 def shift_actions(critter: Critter, garden: Garden) -> list[Shift]:

@@ -48,6 +48,15 @@ class Garden:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        """The dataclass's comparison (the fields but the hash, in order), field by field
+        instead of on two tuples made for it."""
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: Garden = other  # type: ignore[assignment]
+        return (self.cols == o.cols and self.rows == o.rows and self.grown == o.grown
+                and self.glass == o.glass and self.critter_side == o.critter_side)
+
     @staticmethod
     def start(order: tuple[int, ...] | list[int]) -> Garden:
         """The dealt garden: critter in the left column, plants soil-side up in the middle row."""
