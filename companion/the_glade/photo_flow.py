@@ -578,7 +578,30 @@ def review_page(ctx: Any, progress: Progress, root: PhotosPage) -> Page:
             return TextPage("Settled by the rules", [*settled, "OK: the score"],
                             on_ok=lambda: Replace(score_page(ctx, state)))
         return score_page(ctx, state)
+    from companion.the_glade.moot import moot
+
+    found = moot(built, [progress.label(n + 1) for n in range(len(progress.players))])
+    if found is not None:
+        return MootPage(ctx, progress, found, fixes, root, settled)
     return ReviewPage(ctx, progress, state, doubts, fixes, root, settled)
+
+
+class MootPage(TextPage):
+    """Doubts that change no score (:mod:`companion.the_glade.moot`: squares that are a
+    tile of some name, or bare, and score alike either way); OK: score now, or put them right
+    first."""
+
+    def __init__(self, ctx: Any, progress: Progress, found: Any, fixes: list[Fix],
+                 root: PhotosPage, settled: list[str] | None = None) -> None:
+        self.found = found
+        n = len(found.doubts)
+        lines = [f"{n} doubt{'s' if n != 1 else ''}, no score changes:",
+                 *(f"? {d}" for d in found.doubts), *(f"= {s}" for s in settled or ()),
+                 "OK: score or put right"]
+        choices = [Choice("Score now", lambda: Replace(score_page(ctx, found.state))),
+                   Choice("Put right first", lambda: FixMenu(ctx, progress, fixes, root))]
+        super().__init__(f"Review: {n} moot", lines,
+                         on_ok=lambda: MenuPage("Score?", choices))
 
 
 class ReviewPage(TextPage):

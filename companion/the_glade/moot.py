@@ -1,0 +1,113 @@
+"""Moot doubts: forest squares left in doubt that cannot change the score of a finished game.
+
+The score pad ("Game End and Scoring" in the rulebook) reads a forest board only through
+which squares hold a tile: "-1 point for each group of 1 or more tiles that does not connect
+back to the centre square", and the counters in enclosures ("a square ... surrounded by a
+forest tile on each of the 4 orthogonally adjacent squares"; a counter lies only in one).
+No line reads which tile lies where. So a square in doubt ("looks like A or B", "tile or
+empty?", glare) can change the score only by holding a tile or not, or a counter; and when
+every player colour's 12 counters are all found elsewhere, it holds no counter (the colours
+not in play never are). Each such square is then a tile or bare: when every way of the
+doubted squares the rules allow (a counter lies in an enclosure; the centre square is
+covered) gives every player the same score pad and the same winner, the doubts are moot.
+
+This is for the table (:mod:`photo_flow`), where players would rather not put right a doubt
+that changes nothing; ``score the-glade --photos`` still refuses any doubt, as the spec says.
+
+Soundness: only the game's sure readings are evidence; every way the doubted squares may be
+(2 to the number of squares, at most MAX_SQUARES of them, each tile named so that no tile
+has more than its 2 copies) is scored; a way is ruled out only by a rule that needs no tile's
+name (a counter outside an enclosure, the bare centre); and the state scored must pass every
+check the state file gets, the lines of tiles being sets included, with the doubted squares
+one allowed way (bare, unless the rules need a tile there: then none of the ways is checked
+this far, and nothing is moot).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections import Counter as Tally
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from companion.errors import StateError
+from companion.the_glade.names import ALL_TILES
+
+if TYPE_CHECKING:
+    from companion.the_glade.photo_game import Built, Doubt
+
+#: The most doubted squares looked through (2 ** MAX_SQUARES ways, each a state built and
+#: scored: a few milliseconds each here).
+MAX_SQUARES = 6
+
+
+@dataclass(frozen=True)
+class Moot:
+    """Doubts that change no score: ``state`` is the game with the doubted squares bare (a
+    state every check passes), scored as every allowed way scores; ``ways``: how many ways
+    of the doubted squares the rules allow."""
+
+    state: dict[str, Any]
+    doubts: tuple[Doubt, ...]
+    ways: int
+
+
+def moot(built: Built, photos: Sequence[str]) -> Moot | None:
+    """The game's doubts when all are moot (see the module's text), else None. ``photos``:
+    each player's forest photo, in seat order (a doubt names its photo)."""
+    from companion.the_glade.photo_game import found_counters
+    from companion.the_glade.scoring import score_game
+    from companion.the_glade.state_file import load_state
+    from companion.the_glade.table import COUNTERS_PER_COLOUR
+
+    doubts = tuple(built.doubts)
+    if not doubts or len(doubts) > MAX_SQUARES:
+        return None
+    if any(d.part != "forest-square" or d.photo not in photos or not d.place for d in doubts):
+        return None
+    state = copy.deepcopy(built.state)
+    state.pop("uncertain", None)
+    found = found_counters(state)
+    if any(found.get(p["colour"], 0) != COUNTERS_PER_COLOUR for p in state["players"]):
+        return None  # a doubted square may hold a counter (or the count is wrong anyway)
+    centre = str((state.get("board") or {}).get("centre", ""))
+    places = [(photos.index(d.photo), d.place) for d in doubts]
+    if any(place == centre for _, place in places):
+        return None  # the centre holds a tile: which way is then checked only by its name
+    try:
+        load_state(state)  # the doubted squares bare: every check, lines of tiles included
+    except StateError:
+        return None
+    scores = set()
+    ways = 0
+    for tiled in itertools.product((False, True), repeat=len(places)):
+        way = _way(state, places, tiled)
+        try:
+            game = load_state(way, strict=False)
+        except StateError:
+            continue  # a counter outside an enclosure, say: not a way the game can be
+        ways += 1
+        scores.add(repr(score_game(game).to_dict()))
+        if len(scores) > 1:
+            return None
+    if ways == 0:
+        return None
+    return Moot(state, doubts, ways)
+
+
+def _way(state: dict[str, Any], places: list[tuple[int, str]], tiled: tuple[bool, ...]
+         ) -> dict[str, Any]:
+    """``state`` with a tile on each place ``tiled`` says, named so that no tile has more
+    than its 2 copies (the name changes no score)."""
+    way = copy.deepcopy(state)
+    copies = Tally(t for p in way["players"] for t in (p.get("forest") or {})
+                   .get("tiles", {}).values())
+    for (player, square), tile in zip(places, tiled, strict=True):
+        if not tile:
+            continue
+        name = min((str(t) for t in ALL_TILES), key=lambda n: (copies[n], n))
+        copies[name] += 1
+        way["players"][player]["forest"]["tiles"][square] = name
+    return way
