@@ -10,7 +10,9 @@ photos exactly right (every space read and right), supply exact (no seat's count
 certain), stores wholly right (and the things left unnamed, by reason), whole games scored
 exactly / refused with a doubt / wrong as certain (and, for games, the doubts the game's
 rules settled: ``settled`` and ``by_rule``, ``exact_by_rules`` games exact only thanks to
-them, ``as_read_refused`` the games the readings alone would refuse); CPU
+them, ``as_read_refused`` the games the readings alone would refuse; ``table_moot`` the
+refused games whose doubts are all moot, which the table scores (moot.py), and
+``table_moot_wrong`` those of them scored wrong); CPU
 (time.process_time) and wall seconds per scan, the load average, and peak memory (VmHWM)
 of the process. Stores are read with the photo's light measured on the forest board's
 border, as the forest scan reads them (``--no-light``: without, as figures before 2026-12-02
@@ -34,6 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.errors import CompanionError
+from companion.the_glade.moot import moot
 from companion.the_glade.photo_game import (
     CannotScore,
     PhotoList,
@@ -230,7 +233,7 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> 
     loaded = load_glade_model(folder)  # as the service and score --photos hold it
     out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}, "by_part": {},
            "as_read_refused": 0, "exact_by_rules": 0, "settled": 0, "by_rule": {},
-           "settled_in_refused": 0}
+           "settled_in_refused": 0, "table_moot": 0, "table_moot_wrong": 0}
     rnd = random.Random(family)
     for g in range(games):
         n = rnd.randint(2, 4)
@@ -277,6 +280,13 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> 
             for part in sorted({d.part for d in exc.doubts}):
                 out["by_part"][part] = out["by_part"].get(part, 0) + 1
             out["settled_in_refused"] += len(exc.settled)
+            # at the table a refused game whose doubts are all moot (moot.py) is scored:
+            # counted, and checked against the truth
+            found = moot(assemble(plan, glade_reading, forests),
+                         [seat.forest_photo for seat in plan.seats])
+            if found is not None:
+                out["table_moot"] += 1
+                out["table_moot_wrong"] += score_state(load_state(found.state)).data != truth
             continue
         settled = got.pop("settled", [])
         out["settled"] += len(settled)
