@@ -7,7 +7,9 @@ forest tile on each of the 4 orthogonally adjacent squares"; a counter lies only
 No line reads which tile lies where. So a square in doubt ("looks like A or B", "tile or
 empty?", glare) can change the score only by holding a tile or not, or a counter; and when
 every player colour's 12 counters are all found elsewhere, it holds no counter (the colours
-not in play never are). Each such square is then a tile or bare: when every way of the
+not in play never are; in the matching game a match counter may lie in an enclosure, and
+nothing counts those, so only the basic game's doubts are moot). Each such square is then a
+tile or bare: when every way of the
 doubted squares the rules allow (a counter lies in an enclosure; the centre square is
 covered) gives every player the same score pad and the same winner, the doubts are moot.
 
@@ -69,6 +71,8 @@ def moot(built: Built, photos: Sequence[str]) -> Moot | None:
         return None
     state = copy.deepcopy(built.state)
     state.pop("uncertain", None)
+    if state.get("variant", "basic") != "basic":
+        return None  # a match counter may lie in an enclosure, and no count says it is not
     found = found_counters(state)
     if any(found.get(p["colour"], 0) != COUNTERS_PER_COLOUR for p in state["players"]):
         return None  # a doubted square may hold a counter (or the count is wrong anyway)

@@ -137,3 +137,11 @@ def test_the_table_offers_to_score_moot_doubts_or_put_them_right() -> None:
     assert isinstance(menu.choices[1].action(), FixMenu)
     scored = menu.choices[0].action()
     assert isinstance(scored, Replace) and scored.page.title == "Final score"
+
+
+def test_the_matching_game_has_no_moot_doubts() -> None:
+    """A doubted square there may hold a match counter in an enclosure: nothing counts them."""
+    _plan, built = _doubted((LIZ, "G3"))
+    assert moot(built, PHOTOS) is not None
+    built.state["variant"] = "matching"
+    assert moot(built, PHOTOS) is None
