@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from companion.glass_garden import growing
-from companion.glass_garden.actions import Action, Done
+from companion.glass_garden.actions import Action, Done, Grow, Move
 from companion.glass_garden.fertile_zone import resource_kinds
 from companion.glass_garden.game import (
     ACTIONS,
@@ -77,8 +77,9 @@ def _explore(state: State, out: dict[State, Path] | None = None, path: Path = ()
                     out[t] = (*here, a)
                 continue
             t = _forget_spent(t)
-            if t not in seen:
-                seen.add(t)
+            n = len(seen)
+            seen.add(t)  # (one hash call where a test and an add took two)
+            if len(seen) > n:
                 stack.append((t, (*here, a)))
     return out
 
@@ -212,11 +213,11 @@ class SunlightSolver:
 
 def _sun_order(action: Action) -> int:
     """Try growing first, then moves up, then the rest; ending the game last."""
-    name = type(action).__name__
-    if name == "Grow":
+    kind = type(action)
+    if kind is Grow:
         return 0
-    if name == "Move":
-        return 1 if getattr(action, "dy", 0) < 0 else 3
-    if name == "Done":
+    if kind is Move:
+        return 1 if action.dy < 0 else 3  # type: ignore[union-attr]
+    if kind is Done:
         return 5
     return 2
