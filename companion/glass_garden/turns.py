@@ -77,9 +77,8 @@ def _explore(state: State, out: dict[State, Path] | None = None, path: Path = ()
                     out[t] = (*here, a)
                 continue
             t = _forget_spent(t)
-            n = len(seen)
-            seen.add(t)  # (one hash call where a test and an add took two)
-            if len(seen) > n:
+            if t not in seen:
+                seen.add(t)
                 stack.append((t, (*here, a)))
     return out
 
