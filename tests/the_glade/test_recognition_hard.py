@@ -10,7 +10,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
+from companion.the_glade.recognition import reader
 from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.evidence import Evidence, _brightness
 from companion.the_glade.recognition.reader import (
@@ -91,3 +93,22 @@ def test_brightness_is_about_one_on_the_bare_board_and_high_on_a_pale_tile():
     assert bright[0] > BRIGHT_BARE
     assert abs(bright[1] - 1.0) < 0.1
 
+
+
+@pytest.mark.parametrize(("outline", "disc", "kind"), [
+    (0.8, 0.55, "tile"),     # a tile's square outline, no strong round one: no counter there
+    (0.5, 0.55, "counter"),  # no clear square outline: the counter fits best
+    (0.8, 0.85, "counter"),  # a strong round outline: a counter, whatever else shows
+])
+def test_a_tile_outline_with_no_strong_round_one_holds_no_counter(
+        outline: float, disc: float, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """reader.OUTLINED_TILE: a tile whose creature is a ring (as a white counter) fitted a
+    counter better than any face; its square outline says it is a tile. Off, it is the
+    counter again."""
+    ev = _square(0.03, 0.004, 5.0, 1.0, edge=False, outline=outline)
+    ev.counters = {0: (0.002, 0.5, "white-double", "white-single", (0.0, 0.0))}
+    ev.disc = np.array([disc])
+    ev.templates = np.array([[0.0, 0.0], [0.1, 0.1]], np.float32)
+    assert _judge(MODEL, ev, 0, "C3").kind == kind
+    monkeypatch.setattr(reader, "OUTLINED_TILE", False)
+    assert _judge(MODEL, ev, 0, "C3").kind == "counter"

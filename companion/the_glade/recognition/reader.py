@@ -100,6 +100,14 @@ CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board'
 TILE_FITS = 0.5
 TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square (1% of tiles
                      # show less; no bare square that a tile fitted better showed over 0.55)
+#: A square showing a tile's clear outline (TILE_OUTLINE) and no strong round one (under
+#: OUTLINED_DISC) holds no counter: a tile whose creature is a ring or a disc (white
+#: counters look alike) was taken for a counter. Hard and normal photos of tuning families
+#: 1-8 and 41-56: 13 tiles read as counters or doubted between two (outline 0.53-0.85, disc
+#: 0.46-0.59), 6 of them with outline over 0.7; of 1,678 counters, outline 0.28 median, 0.59
+#: at the 99th percentile, and the two over 0.7 showed a round outline of 0.79 and 0.86.
+OUTLINED_TILE = True
+OUTLINED_DISC = 0.6
 #: A square read as empty but this much brighter than the bare board under the photo's
 #: light (evidence._brightness) is under glare strong enough to wash a pale tile's print
 #: away: the bare board and a washed-out tile then compare alike (both flat once each
@@ -420,6 +428,8 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
         c1 = float("inf")  # no print at all: a patch of glare can pass for a disc
     if ev.disc[i] < DISC_SURE and _tile_face_fits(look, ev.tiles[i][0][2]):
         c1 = float("inf")  # a faint outline, and a tile's face fits as none fits a counter
+    if OUTLINED_TILE and ev.outline[i] >= TILE_OUTLINE and ev.disc[i] < OUTLINED_DISC:
+        c1 = float("inf")  # a tile's square outline, and no counter's strong round one
     # a square showing none of the sharp structure a tile brings holds no tile, however
     # poorly the bare board matches in its light (False when unmeasured: nan)
     bare = bool(ev.structure[i] < BARE_STRUCTURE)
