@@ -242,14 +242,10 @@ def _set_cost(deck: Deck, state: State, kind: str, may: int, shifts: int, reach:
     best = 99
     if not dark:  # the options of each plant in its row, from the table
         for table in facts.sun_options[kind]:
-            found = []  # (column, options) of each plant that can lend (the critter cannot)
-            for c in range(9):
-                if c != k:
-                    p = cols[c]
-                    opts = table[p][rows[p]][may >> p & 1]
-                    if opts:
-                        found.append((c, opts))
-            best = min(best, _zone_cost(tuple(found), k, near, shifts, 0, downs))
+            lenders = tuple((c, opts) for c in range(9) if c != k
+                            for opts in (table[cols[c]][rows[cols[c]]][may >> cols[c] & 1],)
+                            if opts)
+            best = min(best, _zone_cost(lenders, k, near, shifts, 0, downs))
         _SET_COSTS[key] = (deck, best)
         return best
     for zone in (0, 1):
@@ -532,15 +528,13 @@ def _sunlight_relax(state: State, facts: _Facts, may: int, extra: int = 0, dark:
             facts, ready, pend, extra, dark, helpers)
         nxt = []
         costs: dict[str, int] = {}  # this round's set cost of each kind
-        # a grow step of a neighbor reaches only plants that can be next to it: those next
-        # to it now, or (with shifts) as near as the shifts can carry them
-        span = 2 + shifts * (min(reach, 8) + 1)
         for p in cand:
-            # (nothing has grown in the first round: no plant is in ``grew`` nor grown free)
-            if grew and (p in grew or any(
-                    q in grew and (not facts.near_only[q] or p in g.neighbors(q)
-                                   or abs(g.col_of(p) - g.col_of(q)) <= span)
-                    for q in facts.free_from[p])):
+            # a grow step of a neighbor reaches only plants that can be next to it: those next
+            # to it now, or (with shifts) as near as the shifts can carry them
+            span = 2 + shifts * (min(reach, 8) + 1)
+            if p in grew or any(q in grew and (not facts.near_only[q] or p in g.neighbors(q)
+                                               or abs(g.col_of(p) - g.col_of(q)) <= span)
+                                for q in facts.free_from[p]):
                 nxt.append(p)
                 continue
             cost = facts.costs[p]
