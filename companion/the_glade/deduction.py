@@ -159,19 +159,22 @@ class Evidence:
 
 def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[str, Any],
             forests: Sequence[Mapping[str, Any] | None]) -> list[Doubted]:
-    """Every reading in doubt between exactly two names (its ``candidates``), still listed as
-    uncertain: the glade board's centre spaces first, then each forest's squares."""
+    """Every reading in doubt between exactly two different names (its ``candidates``), still
+    listed as uncertain: the glade board's centre spaces first, then each forest's squares
+    (a reading naming one name twice, which no scan gives, is left a doubt)."""
     out = []
     unsure = {str(u) for u in glade.get("uncertain") or ()}
     for label, names in sorted((glade.get("candidates") or {}).items()):
-        if str(label) in unsure and not str(label).startswith("seat-") and len(names) == 2:
+        if (str(label) in unsure and not str(label).startswith("seat-") and len(names) == 2
+                and str(names[0]) != str(names[1])):
             out.append(Doubted(glade_photo, None, str(label), (str(names[0]), str(names[1]))))
     for i, ((photo, _colour), reading) in enumerate(zip(seats, forests, strict=True)):
         if reading is None:
             continue
         unsure = {str(u) for u in reading.get("uncertain") or ()}
         for label, names in sorted((reading.get("candidates") or {}).items()):
-            if str(label) in unsure and len(names) == 2 and _is_square(str(label)):
+            if (str(label) in unsure and len(names) == 2 and str(names[0]) != str(names[1])
+                    and _is_square(str(label))):
                 out.append(Doubted(photo, i, str(label), (str(names[0]), str(names[1]))))
     return out
 

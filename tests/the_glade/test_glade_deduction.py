@@ -282,3 +282,14 @@ def test_the_review_says_what_was_settled_before_the_score() -> None:
     page = review_page(None, progress, None)  # type: ignore[arg-type]
     assert isinstance(page, TextPage) and page.title == "Settled by the rules"
     assert page.lines[0].startswith("Liz C3: mouse/mushroom/oak, both copies of")
+
+
+def test_a_doubt_naming_one_tile_twice_is_left_a_doubt() -> None:
+    """No scan gives it, but a hand-written reading may: the rules then settle nothing there
+    (it raised IndexError before) and the square stays named as a doubt."""
+    plan, glade, forests = readings()
+    real = forests[LIZ]["forest"]["tiles"]["E7"]
+    doubt_square(forests[LIZ], "E7", [real, real])
+    built = assemble(plan, glade, forests)
+    assert [(d.photo, d.place) for d in built.doubts] == [("liz.jpg", "E7")]
+    assert built.settled == []
