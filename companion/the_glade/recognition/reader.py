@@ -14,6 +14,7 @@ fruit (:mod:`photo_exemplars`).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,6 +190,16 @@ class SquareReading:
         """A doubt settled: the square is the tile ``name``, sure."""
         self.kind, self.name, self.reason, self.doubt, self.candidates = "tile", name, "", "", ()
 
+    def settled_bare(self, confidence: float, centre: tuple[float, float], step: str) -> None:
+        """A doubt settled: the square is the bare board, with ``confidence``, its centre at
+        ``centre``; ``distances[step]`` says which step read it so."""
+        self.kind, self.name, self.turn, self.season = "empty", None, None, None
+        self.candidates = ()
+        self.doubt, self.reason, self.angle = "", "", 0.0
+        self.confidence = confidence
+        self.centre = centre
+        self.distances[step] = 1.0
+
     @property
     def lookalike_doubt(self) -> bool:
         """A doubt between two look-alike tiles at a known season and turn ("looks like A
@@ -232,7 +243,8 @@ class BoardReading:
 def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
     """The enrolled board that shows best in ``photo``, and where. When none is found, the
     search is made again with more of the photo's features: on a busy table under heavy
-    blur, the table's own texture can crowd out the board's blurred corners. When still
+    blur, the table's own texture can crowd out the board's blurred corners; then once more
+    with its contrast stretched (STRETCH_RETRY: a dim photo). When still
     none is found, a fit too few of those matches agree with is tried again from matches
     looked for where it puts each board feature (board.GUIDE_MIN): a board found so is in
     view but too faint (dim, blurred, small) to be read safely, and the error says so. When the
@@ -245,8 +257,8 @@ def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
     # and each board tried costs a feature match (about 30 ms of CPU here)
     boards = (sorted(model.boards, key=lambda b: b is not cache.last_board)
               if model.boards_apart else model.boards)
-    for count in (PHOTO_FEATURES, RETRY_FEATURES):
-        features = PhotoFeatures(photo, count)
+    for seen, count in _search_views(photo):
+        features = PhotoFeatures(seen, count)
         for board in (_likeliest_first(boards, features) if model.boards_apart else boards):
             found = board.finder.locate(features, refine=False)
             if found is not None and (best is None or found.inliers > best[1].inliers):
@@ -255,12 +267,6 @@ def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
                     break
         if best is not None:
             break
-    if best is None and STRETCH_RETRY:  # a dim photo's contrast stretched: its corners show
-        features = PhotoFeatures(stretched(photo), RETRY_FEATURES)
-        for board in boards:
-            found = board.finder.locate(features, refine=False)
-            if found is not None and (best is None or found.inliers > best[1].inliers):
-                best = (board, found)
     if best is None:  # matches looked for where a weak fit puts the board: why not found
         for board in boards:
             found = board.finder.locate(features, refine=False, guided=True)
@@ -292,6 +298,16 @@ def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
 #: found; stretched, 2 of them are (32-33 matches agreeing; the third is then "in view but too
 #: faint"). Photos whose board is found at first never come here.
 STRETCH_RETRY = True
+
+
+def _search_views(photo: np.ndarray) -> Iterator[tuple[np.ndarray, int]]:
+    """The photo as :func:`locate` searches it in turn, with the features to take from it:
+    as taken, then with more features (the table's grain crowding out a blurred board's
+    corners), then with its contrast stretched (STRETCH_RETRY; made only if reached)."""
+    yield photo, PHOTO_FEATURES
+    yield photo, RETRY_FEATURES
+    if STRETCH_RETRY:
+        yield stretched(photo), RETRY_FEATURES
 
 
 def stretched(photo: np.ndarray) -> np.ndarray:

@@ -81,9 +81,6 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
             structure < CLOSE_STRUCTURE and empty < CLOSE_FIT and light < SHADE)
         if (faint and tile >= RATIO * empty and counter >= empty
                 and empty < BARE_FIT and light < (LIGHT if lookalike else SHADE)):
-            r.kind, r.name, r.turn, r.season, r.candidates = "empty", None, None, None, ()
-            r.doubt, r.reason, r.angle = "", "", 0.0
-            r.confidence = 1.0 - structure / STRUCTURE
-            r.centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
-            r.distances["shaded_bare"] = 1.0
+            centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
+            r.settled_bare(1.0 - structure / STRUCTURE, centre, "shaded_bare")
     return readings

@@ -46,9 +46,6 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
             continue
         empty, tile = float(ev.empty[k]), float(ev.tiles[k][0][0])
         if float(ev.bright[k]) / usual < LIGHT and empty < RATIO * tile:
-            r.kind, r.name, r.turn, r.season, r.candidates = "empty", None, None, None, ()
-            r.doubt, r.reason, r.angle = "", "", 0.0
-            r.confidence = 1.0 - empty / (RATIO * tile)
-            r.centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
-            r.distances["unglared_veil"] = 1.0
+            centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
+            r.settled_bare(1.0 - empty / (RATIO * tile), centre, "unglared_veil")
     return readings
