@@ -23,6 +23,12 @@ class Move:
     dy: int
 
 
+#: Each plant's moves, made once for the search's hot paths (values: equal to any made
+#: anew): ``MOVES[plant][dy]``, dy -1 (up) or 1 (down)
+MOVES: tuple[dict[int, Move], ...] = tuple({dy: Move(p, dy) for dy in (-1, 1)}
+                                           for p in range(8))
+
+
 @dataclass(frozen=True, slots=True)
 class Grow:
     """Grow ``plant``; ``paid`` are the resource ids of its set (empty when an effect grows

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from companion.errors import StateError
 from companion.glass_garden.actions import (
+    MOVES,
     Action,
     FlipCritter,
     FlipGlass,
@@ -79,7 +80,7 @@ def options(state: State, pending: Pending, raw: bool = False) -> list[Action]:
     if step.kind == "move":
         dys = _DYS[step.direction]
         rows = g.rows
-        out = [_MOVES[p][dy] for p in targets(state, step, source) for dy in dys
+        out = [MOVES[p][dy] for p in targets(state, step, source) for dy in dys
                if TOP <= rows[p] + dy <= BOTTOM]
     elif step.kind == "shift":
         if step.direction == "arrow":
@@ -102,10 +103,8 @@ def options(state: State, pending: Pending, raw: bool = False) -> list[Action]:
     return out
 
 
-#: the directions of a move step, and each Move made once (a value: equal to any made anew;
-#: ``_MOVES[plant][dy]``, dy -1 or 1)
+#: the directions of a move step
 _DYS = {"up": (-1,), "down": (1,), "either": (-1, 1)}
-_MOVES = [{dy: Move(p, dy) for dy in (-1, 1)} for p in range(8)]
 
 
 def has_options(state: State, pending: Pending) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from companion.glass_garden.actions import Done, Move, Shift
+from companion.glass_garden.actions import MOVES, Done, Move, Shift
 from companion.glass_garden.bound import guess_of as guess_sun
 from companion.glass_garden.bound import guesser
 from companion.glass_garden.critter import DARK_TURNS, arrow, side_up
@@ -97,10 +97,10 @@ def _moves(rows: tuple[int, ...]) -> list[tuple[tuple[int, ...], Move]]:
     out = []
     work = list(rows)
     for p, r in enumerate(rows):
-        moves = _MOVES[p]
+        moves = MOVES[p]
         if r > 0:
             work[p] = r - 1
-            out.append((tuple(work), moves[0]))
+            out.append((tuple(work), moves[-1]))
         if r < 2:
             work[p] = r + 1
             out.append((tuple(work), moves[1]))
@@ -183,8 +183,8 @@ def _shifts(cols: tuple[int, ...], d: int) -> list[tuple[tuple[int, ...], Shift]
     return out
 
 
-#: The actions step's moves and shifts, made once (values: equal to any made anew)
-_MOVES = [(Move(p, -1), Move(p, 1)) for p in range(8)]
+#: The actions step's shifts, made once (values: equal to any made anew; its moves:
+#: actions.MOVES)
 _SHIFTS = [{steps: Shift(p, steps) for steps in range(-COLUMNS + 1, COLUMNS) if steps}
            for p in range(8)]
 
