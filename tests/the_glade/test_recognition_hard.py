@@ -112,3 +112,26 @@ def test_a_tile_outline_with_no_strong_round_one_holds_no_counter(
     assert _judge(MODEL, ev, 0, "C3").kind == kind
     monkeypatch.setattr(reader, "OUTLINED_TILE", False)
     assert _judge(MODEL, ev, 0, "C3").kind == "counter"
+
+
+@pytest.mark.parametrize("tint, kind", [
+    ((0.0156, 0.0883), "uncertain"),  # tuning 46: a green counter on a green board, in shade
+    ((0.0191, 0.0390), "uncertain"),  # tuning 8: the same under glare, its colours 0.49
+    ((0.0300, 0.0330), "empty"),      # colours as near the board's as a counter's: bare
+    (None, "empty"),                  # no counter looked for there
+])
+def test_a_square_read_empty_whose_colours_are_a_counters_is_a_doubt(
+        tint: tuple[float, float] | None, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No round outline, hardly any print (a green counter on a green board, blurred or
+    in shade), so no counter is read there, and the bare board fits better than any tile:
+    read as empty, sure, before; where the counter's colours fit the square far better than
+    the board's (under TINT_COUNTER of them) it is "empty or counter?" (which-kind)."""
+    ev = _square(0.018, 0.030, 0.28, 1.0, edge=False, outline=0.25)
+    if tint is not None:
+        ev.tint = {0: tint}
+    r = _judge(MODEL, ev, 0, "C2")
+    assert r.kind == kind
+    if kind == "uncertain":
+        assert (r.doubt, r.candidates) == ("which-kind", ())
+    monkeypatch.setattr(reader, "TINT_DOUBT", False)
+    assert _judge(MODEL, ev, 0, "C2").kind == "empty"

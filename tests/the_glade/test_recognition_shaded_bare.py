@@ -38,7 +38,8 @@ def _setting(cases: list[dict]) -> tuple[SimpleNamespace, list[SquareReading]]:
         empty=np.array([c["empty"] for c in rows]),
         tiles=[((c["tile"], 0, 0), (c["tile"] * 1.01, 0, 0)) for c in rows],
         bright=np.array([c["light"] for c in rows]),
-        centres=np.array([[10.0 * k, 5.0] for k in range(len(rows))]))
+        centres=np.array([[10.0 * k, 5.0] for k in range(len(rows))]),
+        tint={k: c["tint"] for k, c in enumerate(rows) if "tint" in c})
     readings = [_tile(f"A{k + 1}") if c.get("sure") else _doubt(f"A{k + 1}", c.get("counter"))
                 for k, c in enumerate(rows)]
     return ev, readings
@@ -62,6 +63,7 @@ def test_a_bare_square_in_shade_doubted_between_two_tiles_is_read_bare() -> None
     dict(tile=0.004),                  # a face fits far better than the bare board
     dict(light=1.5),                   # under glare, which flattens a tile's print too
     dict(counter=0.008),               # a counter fits better than the bare board
+    dict(tint=(0.015, 0.088)),         # a counter's colours fit far better than the board's
     dict(empty=0.13, tile=0.128),      # neither the board nor a face fits
 ])
 def test_a_square_any_rule_speaks_against_stays_a_doubt(change: dict) -> None:

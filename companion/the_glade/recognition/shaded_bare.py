@@ -59,6 +59,11 @@ BARE_FIT = 0.1
 #: Fresh 8172-8176 (hard, 130 photos; the "tile or empty?" doubts only): one doubt fewer.
 CLOSE_STRUCTURE = 0.9
 CLOSE_FIT = 0.012
+#: A square whose colours fit a counter's better than the bare board's by TINT (as
+#: reader.TINT_COUNTER) is left in doubt: a green counter on a green board in shade shows as
+#: little print as the bare board (tuning family 46, photo 1 of an 8x8 board, D2: 0.41 of
+#: print, its colours 0.18 of the board's distance, read bare by this step).
+TINT = 0.7
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
@@ -79,7 +84,8 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
         light = float(ev.bright[k]) / usual
         faint = structure < STRUCTURE or (
             structure < CLOSE_STRUCTURE and empty < CLOSE_FIT and light < SHADE)
-        if (faint and tile >= RATIO * empty and counter >= empty
+        counter_colours = TINT and k in ev.tint and ev.tint[k][0] < TINT * ev.tint[k][1]
+        if (faint and tile >= RATIO * empty and counter >= empty and not counter_colours
                 and empty < BARE_FIT and light < (LIGHT if lookalike else SHADE)):
             centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
             r.settled_bare(1.0 - structure / STRUCTURE, centre, "shaded_bare")
