@@ -21,6 +21,7 @@ from companion.the_glade.recognition import photo_drawing, sim
 from companion.the_glade.recognition.enrol import tile_drawn
 from companion.the_glade.recognition.families import family_pack
 from companion.the_glade.recognition.reader import SquareReading
+from companion.vision.board import project
 from companion.vision.patches import LightFit
 
 FAMILY = 730520
@@ -457,3 +458,62 @@ def test_the_exam_s_outcome(monkeypatch) -> None:
     monkeypatch.setattr(photo_drawing, "FEW_SURE", False)
     assert photo_drawing.exam_outcome([z + 1] * (n - 1)) == photo_drawing.FAILED
     assert photo_drawing.exam_outcome([]) == photo_drawing.FAILED
+
+
+def _glared(table, square: str) -> np.ndarray:
+    """The table's photo, its exposure lowered (as the simulator's camera keeps highlights
+    in range), with a patch of glare over ``square``'s tile: a round veil of white light
+    about half a tile across, as bright as the simulator's strong glare."""
+    cx, cy = sim.square_centre(table.board.grid, Square.parse(square))
+    x, y = project(table.homography, np.array([[cx, cy]], np.float64))[0]
+    side = float(np.linalg.norm(project(table.homography, np.array(
+        [[cx + table.board.grid.cell, cy]], np.float64))[0] - [x, y]))
+    h, w = table.photo.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    veil = 100.0 * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * (0.3 * side) ** 2))
+    return np.clip(0.75 * table.photo.astype(np.float32) + veil[..., None], 0, 255
+                   ).astype(np.uint8)
+
+
+def _glare_lit(table, square: str, name: str, doubt: str = "glare-lit",
+               veiled: bool = False) -> list[SquareReading]:
+    """The board read right but ``square``, a close call under glare named ``name``
+    (reader._doubt_glare_lit: no candidates; ``veiled``: veiled_leaves found a leaf sibling
+    fitting it better under a heavier veil)."""
+    readings = _board(table)
+    i = next(k for k, r in enumerate(readings) if r.square == square)
+    readings[i] = _reading(table, square, name, kind="uncertain",
+                           reason=f"glare on the tile: {name}, or another?", doubt=doubt)
+    if veiled:
+        readings[i].distances["veiled_leaf"] = 0.8
+    return readings
+
+
+def test_a_close_call_under_glare_the_drawings_name_is_settled(table, monkeypatch) -> None:
+    """GLARE_CALLS: a tile named by a close call under a patch of glare is judged as a poor
+    photo's close call, its alignment held to GLARE_ECC only (the glare lowers the
+    correlation MIN_ECC asks of a tile in plain light): named when the drawings name it;
+    left a doubt when a leaf sibling fits it better under a heavier veil, when the name is
+    another fruit's, or switched off. The same tile as a poor photo's close call is held to
+    MIN_ECC and stays a doubt."""
+    monkeypatch.setattr(photo_drawing, "GLARE_CALLS", True)
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+    glared = SimpleNamespace(**{**vars(table), "photo": _glared(table, square)})
+    readings = _glare_lit(glared, square, name)
+    out = _settle(glared, readings)
+    r = next(r for r in readings if r.square == square)
+    verdict = out[readings.index(r)]
+    assert (r.kind, r.name, r.doubt) == ("tile", name, "")
+    assert photo_drawing.GLARE_ECC <= verdict.ecc < photo_drawing.MIN_ECC
+    cases = (("glare-lit", True, name), ("glare-lit", False, _siblings(name)[0]),
+             (photo_drawing.POOR_DOUBT, False, name))
+    for doubt, veiled, said in cases:
+        readings = _glare_lit(glared, square, said, doubt, veiled)
+        _settle(glared, readings)
+        r = next(r for r in readings if r.square == square)
+        assert (r.kind, r.name, r.doubt) == ("uncertain", said, doubt)
+    monkeypatch.setattr(photo_drawing, "GLARE_CALLS", False)
+    readings = _glare_lit(glared, square, name)
+    _settle(glared, readings)
+    assert next(r for r in readings if r.square == square).kind == "uncertain"

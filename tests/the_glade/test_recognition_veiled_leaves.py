@@ -111,6 +111,20 @@ def test_a_light_leaf_under_glare_the_dark_one_fits_past_the_cap_is_a_doubt() ->
         veiled_leaves.VEILED_LEAVES = True
 
 
+def test_a_glare_lit_doubt_whose_dark_leaf_fits_past_the_cap_is_marked() -> None:
+    """A light leaf already doubted by the reader under the glare (a close call: glare-lit,
+    its name kept) is marked (``veiled_leaf``) when its dark sibling fits past the cap, so
+    that no later step (photo_drawing.GLARE_CALLS) names its leaf; it stays the same doubt.
+    Where the light leaf itself lies, nothing is marked."""
+    for patch, marked in ((_veiled(_face(0.3), 0.65), True), (_veiled(_face(0.75), 0.35), False)):
+        ev, readings = _setting(patch, VEIL_LIGHT * 1.5)
+        readings[-1].kind, readings[-1].confidence = "uncertain", 0.0
+        readings[-1].doubted("glare-lit", f"glare on the tile: {LIGHT}, or another?")
+        last = doubt(_model(), ev, readings)[-1]  # type: ignore[arg-type]
+        assert (last.kind, last.name, last.doubt) == ("uncertain", LIGHT, "glare-lit")
+        assert ("veiled_leaf" in last.distances) == marked
+
+
 def test_a_light_leaf_under_glare_that_fits_within_the_cap_keeps_its_name() -> None:
     """The light leaf itself under the same glare fits best within the cap: no doubt; nor
     with too few tiles for the photo's usual light."""

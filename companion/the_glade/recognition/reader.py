@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import (
+    outlined_print,
     photo_drawing,
     photo_exemplars,
     shaded_bare,
@@ -456,6 +457,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     shaded_bare.settle(evidence, readings)
     # bare squares doubted as veiled by glare where no glare lies: bare, likewise
     veil_without_glare.settle(evidence, readings)
+    # tiles doubted as "tile or empty?" whose outline and print plainly show: named
+    outlined_print.settle(evidence, readings, MAX_DISTANCE)
     # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
     before = sum(r.kind == "uncertain" for r in readings) if POOR_BEFORE_SETTLE else None
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares

@@ -121,7 +121,10 @@ def doubt(model: Model, ev: Evidence, readings: list[SquareReading]
     assert ev.bright is not None  # measured, as the usual light is
     faces: dict[tuple[str, str, int], int] | None = None
     for k, r in enumerate(readings):
-        if r.kind != "tile" or r.name is None or r.season is None or r.turn is None:
+        if r.name is None or r.season is None or r.turn is None:
+            continue
+        glare_lit = r.kind == "uncertain" and r.doubt == "glare-lit"
+        if r.kind != "tile" and not glare_lit:
             continue
         light = float(ev.bright[k]) / max(usual, 1e-9)
         if light <= VEIL_LIGHT:
@@ -130,6 +133,9 @@ def doubt(model: Model, ev: Evidence, readings: list[SquareReading]
             faces = faces_by_name(model)
         found = veiled_sibling(faces, ev, k, r.name, r.season, r.turn)
         if found is None:
+            continue
+        if glare_lit:  # a doubt already: marked, so that no later step names its leaf
+            r.distances["veiled_leaf"] = round(found[1], 3)
             continue
         r.kind, r.confidence, r.candidates = "uncertain", 0.0, ()
         r.doubted("glare-lit", f"glare on the tile: {r.name}, or another leaf?")

@@ -1,0 +1,88 @@
+"""A "tile or empty?" doubt on a tile whose outline and print plainly show keeps its name
+(outlined_print.py, #20).
+
+The evidence is built here square by square with the measures the step judges on (outline,
+print, light, the best face's misfit), each case in the place of one rule; the doubt itself
+comes from the reader's own judgement of such a square (reader._judge)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from test_recognition_hard import MODEL, _square
+
+from companion.the_glade.recognition import outlined_print
+from companion.the_glade.recognition.reader import MAX_DISTANCE, SquareReading, _judge
+
+A = "mouse/acorn/oak"
+
+
+def _bare_like(square: str, tile: float, empty: float) -> SquareReading:
+    """The reader's reading of a tile square whose best face (A) misfits it ``tile`` and
+    the bare board ``empty`` (over half of it: "tile or empty?")."""
+    ev = _square(empty, tile, 3.0, 1.0, edge=False, outline=0.8)
+    ev.templates = np.array([[0.0, 0.0], [0.1, 0.1]], np.float32)  # a clear first look
+    r = _judge(MODEL, ev, 0, square)
+    assert (r.kind, r.doubt, r.name) == ("uncertain", "bare-like", A)
+    return r
+
+
+def _setting(cases: list[dict]) -> tuple[SimpleNamespace, list[SquareReading]]:
+    """Three sure tiles of light 1.0 (the photo's usual tile light), then one "tile or
+    empty?" doubt per case (outline, structure, light, tile and empty misfits)."""
+    rows = [dict(outline=0.9, structure=5.0, light=1.0, tile=0.002, empty=0.05, sure=True)] * 3
+    rows += cases
+    ev = SimpleNamespace(
+        outline=np.array([c["outline"] for c in rows]),
+        structure=np.array([c["structure"] for c in rows]),
+        bright=np.array([c["light"] for c in rows]),
+        empty=np.array([c["empty"] for c in rows]),
+        tiles=[((c["tile"], 0, A), (c["tile"] * 1.5, 1, A)) for c in rows])
+    readings = [SquareReading(f"A{k + 1}", "tile", A, 0, "spring", confidence=0.9)
+                if c.get("sure") else _bare_like(f"A{k + 1}", c["tile"], c["empty"])
+                for k, c in enumerate(rows)]
+    return ev, readings
+
+
+#: tuning family 7, photo 3, F2: a tile a shadow's edge crosses, its face misfitting it at
+#: 0.73 of the bare board's misfit, its outline and print plain, in the photo's usual light
+SHADOW_EDGE = dict(outline=0.717, structure=5.7, light=0.75, tile=0.045, empty=0.062)
+
+
+def test_a_tile_showing_its_outline_and_print_keeps_its_name() -> None:
+    ev, readings = _setting([SHADOW_EDGE])
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    r = readings[3]
+    assert (r.kind, r.name, r.doubt, r.reason) == ("tile", A, "", "")
+    assert r.distances["outlined_print"] == 1.0
+    assert 0.0 < r.confidence < 1.0
+
+
+@pytest.mark.parametrize("change", [
+    dict(outline=0.6),                 # no clear square outline: the bare board may lie there
+    dict(structure=0.8),               # fainter than the faintest tile face
+    dict(light=0.5),                   # in shade, where such names were guessed wrong
+    dict(tile=MAX_DISTANCE * 1.2, empty=MAX_DISTANCE * 1.5),  # no face fits it at all
+])
+def test_a_square_any_rule_speaks_against_stays_a_doubt(change: dict) -> None:
+    ev, readings = _setting([{**SHADOW_EDGE, **change}])
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert (readings[3].kind, readings[3].doubt) == ("uncertain", "bare-like")
+    assert "outlined_print" not in readings[3].distances
+
+
+def test_an_empty_square_showing_print_is_left_to_its_doubt(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """"empty or tile?" (bare-like, read as empty: no name) is not this step's; and the
+    switch off leaves every doubt as it is."""
+    ev, readings = _setting([SHADOW_EDGE, SHADOW_EDGE])
+    readings[4] = SquareReading("A5", "uncertain")
+    readings[4].doubted("bare-like", "empty or tile?")
+    monkeypatch.setattr(outlined_print, "OUTLINED_PRINT", False)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert [r.kind for r in readings[3:]] == ["uncertain", "uncertain"]
+    monkeypatch.setattr(outlined_print, "OUTLINED_PRINT", True)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert [r.kind for r in readings[3:]] == ["tile", "uncertain"]
