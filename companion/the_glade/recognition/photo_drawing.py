@@ -792,6 +792,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         out[i] = verdict
         r.distances["photo_z"] = round(verdict.z, 2)
         r.distances["photo_lean"] = round(verdict.lean, 3)
+        r.distances["photo_ecc"] = round(verdict.ecc, 3)
         if settled:
             r.settled(verdict.winner)
             r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
