@@ -96,6 +96,8 @@ def test_the_glare_grey_is_left_out_at_any_turn() -> None:
     # glare spots taken for things on tuning photos (families 49 and 54)
     ({"stands": 41.69, "tint": 0.37, "detail": 2.46}, True),
     ({"stands": 28.0, "tint": 0.55, "detail": 1.98}, True),
+    # a softer one in a whole game's store (game family 7223)
+    ({"stands": 8.74, "tint": 0.56, "detail": 0.96}, True),
     # a counter faded to 30% of its contrast (little stands out): still a doubt
     ({"stands": 4.49, "tint": 0.93, "detail": 2.06}, False),
     # a die (sharp pips) or a thing of another hue is no glare
