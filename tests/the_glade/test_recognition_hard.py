@@ -125,7 +125,7 @@ def test_a_square_read_empty_whose_colours_are_a_counters_is_a_doubt(
     """No round outline, hardly any print (a green counter on a green board, blurred or
     in shade), so no counter is read there, and the bare board fits better than any tile:
     read as empty, sure, before; where the counter's colours fit the square far better than
-    the board's (under TINT_COUNTER of them) it is "empty or counter?" (which-kind)."""
+    the board's (under evidence.TINT_COUNTER of them) it is "empty or counter?" (which-kind)."""
     ev = _square(0.018, 0.030, 0.28, 1.0, edge=False, outline=0.25)
     if tint is not None:
         ev.tint = {0: tint}

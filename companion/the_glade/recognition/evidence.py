@@ -484,6 +484,22 @@ LEAF_SIBLINGS = False
 LEAF_LIGHT = 1.15
 
 
+#: A square's colours fit a counter's far better than the bare board's when its colour
+#: distance to the best counter is under TINT_COUNTER of the board's (:func:`colours_say_counter`).
+#: Tuning families 1-8 and 41-56 (8 photos of a 7x7 board and 3 of an 8x8 each, normal and
+#: hard): the four counters read as empty, sure (green on green boards, under glare or in
+#: shade), stood at 0.18-0.55; no bare square of the 516 whose colours were measured came
+#: under 0.89 (normal photos: 1.32).
+TINT_COUNTER = 0.7
+
+
+def colours_say_counter(tint: tuple[float, float] | None) -> bool:
+    """Whether a counter's colours fit the square far better than the bare board's
+    (``tint``: their colour distances, :attr:`Evidence.tint`; TINT_COUNTER), whatever its
+    outline and print show: reader.TINT_DOUBT and shaded_bare leave such a square in doubt."""
+    return tint is not None and tint[0] < TINT_COUNTER * tint[1]
+
+
 def usual_tile_light(ev: Evidence, readings: Sequence[Any], least: int = 1) -> float | None:
     """The photo's usual tile light: the median brightness (``ev.bright``) of the squares
     ``readings`` (row-major, as ``ev``) read as tiles; None when unmeasured or fewer than

@@ -39,7 +39,13 @@ from companion.the_glade.recognition.close_calls import (
     misfit_z,
     template_gap,
 )
-from companion.the_glade.recognition.evidence import PAD, Evidence, gather, usual_tile_light
+from companion.the_glade.recognition.evidence import (
+    PAD,
+    Evidence,
+    colours_say_counter,
+    gather,
+    usual_tile_light,
+)
 from companion.the_glade.recognition.lookalikes import PairVerdict
 from companion.the_glade.recognition.model import (
     CELL_PX,
@@ -95,15 +101,11 @@ NO_COUNTER_STRUCTURE = 0.05
 PIECE_STRUCTURE = 0.5  # fine structure above which some piece lies (see
                        # _counter_despite_outline)
 CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
-#: A square read as empty whose colours fit a counter's this much better than the bare
-#: board's (its counter colour distance under TINT_COUNTER of the board's) is "empty or
-#: counter?": a counter whose round outline and toadstools the photo hardly shows (a green
-#: counter on a green board, under glare or in shade) is still its colours. Tuning families
-#: 1-8 and 41-56 (8 photos of a 7x7 board and 3 of an 8x8 each, normal and hard): the four
-#: counters read as empty (sure, wrongly) stood at 0.18-0.55, no bare square of the 516 whose
-#: colours were measured under 0.89 (normal photos: 1.32).
+#: A square read as empty whose colours fit a counter's far better than the bare board's
+#: (evidence.colours_say_counter) is "empty or counter?": a counter whose round outline and
+#: toadstools the photo hardly shows (a green counter on a green board, under glare or in
+#: shade) is still its colours.
 TINT_DOUBT = True
-TINT_COUNTER = 0.7
 #: A closer look whose best face misfits the photo this little where the faces differ (its
 #: noise, in units of their difference) sees a tile: over 1,384 counters of art styles 1 and
 #: 12 the tile faces' least misfit was 0.80 (median 10), while two tiles taken for counters
@@ -537,7 +539,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     if not reading.doubt and kd1 > MAX_DISTANCE and not (bare and kind == "empty"):
         reading.doubted("unmatched", "matches nothing enrolled well")
     if (TINT_DOUBT and not reading.doubt and kind == "empty"
-            and _counter_colours(ev.tint.get(i))):
+            and colours_say_counter(ev.tint.get(i))):
         reading.doubted("which-kind", "empty or counter?")
     if ev.white[i] > SATURATED and not _legible_through_glare(look, reading):
         reading.doubted("glare", "glare")
@@ -705,12 +707,6 @@ def _stands_out(tint: tuple[float, float] | None) -> bool:
     on the board?" was a counter named right, its colours 0.33-0.46 of the board's distance
     (20021 C4 in three styles, 20170 D2 in one); no bare square or tile came under 0.83."""
     return tint is not None and tint[0] < CLEAR_TINT * tint[1]
-
-
-def _counter_colours(tint: tuple[float, float] | None) -> bool:
-    """A counter's colours fit the square clearly better than the bare board's (``tint``:
-    their colour distances; TINT_COUNTER), whatever its outline shows."""
-    return tint is not None and tint[0] < TINT_COUNTER * tint[1]
 
 
 def _board_fits_better(counter: float, bare: float, clipped: float) -> bool:

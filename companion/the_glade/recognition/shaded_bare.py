@@ -27,7 +27,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from companion.the_glade.recognition.evidence import Evidence, usual_tile_light
+from companion.the_glade.recognition.evidence import (
+    Evidence,
+    colours_say_counter,
+    usual_tile_light,
+)
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
@@ -59,11 +63,10 @@ BARE_FIT = 0.1
 #: Fresh 8172-8176 (hard, 130 photos; the "tile or empty?" doubts only): one doubt fewer.
 CLOSE_STRUCTURE = 0.9
 CLOSE_FIT = 0.012
-#: A square whose colours fit a counter's better than the bare board's by TINT (as
-#: reader.TINT_COUNTER) is left in doubt: a green counter on a green board in shade shows as
-#: little print as the bare board (tuning family 46, photo 1 of an 8x8 board, D2: 0.41 of
-#: print, its colours 0.18 of the board's distance, read bare by this step).
-TINT = 0.7
+#: A square whose colours fit a counter's far better than the bare board's
+#: (evidence.colours_say_counter) is left in doubt: a green counter on a green board in shade
+#: shows as little print as the bare board (tuning family 46, photo 1 of an 8x8 board, D2:
+#: 0.41 of print, its colours 0.18 of the board's distance, read bare by this step).
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
@@ -84,8 +87,8 @@ def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
         light = float(ev.bright[k]) / usual
         faint = structure < STRUCTURE or (
             structure < CLOSE_STRUCTURE and empty < CLOSE_FIT and light < SHADE)
-        counter_colours = TINT and k in ev.tint and ev.tint[k][0] < TINT * ev.tint[k][1]
-        if (faint and tile >= RATIO * empty and counter >= empty and not counter_colours
+        if (faint and tile >= RATIO * empty and counter >= empty
+                and not colours_say_counter(ev.tint.get(k))
                 and empty < BARE_FIT and light < (LIGHT if lookalike else SHADE)):
             centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
             r.settled_bare(1.0 - structure / STRUCTURE, centre, "shaded_bare")
