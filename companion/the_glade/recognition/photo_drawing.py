@@ -801,8 +801,9 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
 
 
 def _close_call(r: SquareReading) -> bool:
-    """Whether ``r`` is a poor photo's close call the drawings may settle (POOR_DOUBT, a
-    name, season and turn kept)."""
+    """Whether ``r`` is a close call the drawings may settle: a poor photo's (POOR_DOUBT)
+    or, with GLARE_CALLS, one under glare (GLARE_DOUBT) whose leaf no heavier veil puts in
+    question; its name, season and turn kept."""
     glare = (GLARE_CALLS and r.doubt == GLARE_DOUBT and "veiled_leaf" not in r.distances)
     return (r.kind == "uncertain" and (r.doubt == POOR_DOUBT or glare) and r.name is not None
             and r.season is not None and r.turn is not None)

@@ -13,7 +13,11 @@ counter fits better than the bare board (a counter's print is faint too) and the
 fits it fairly (BARE_FIT), is the bare board: read empty, sure (``distances["shaded_bare"]``).
 So is a doubt between a tile and the bare board ("tile or empty?") on such a square deep in
 shade (WHICH_KIND, SHADE), and either doubt deep in shade on a square with a little more print
-that the bare board fits closely (CLOSE_STRUCTURE, CLOSE_FIT).
+that the bare board fits closely (CLOSE_STRUCTURE, CLOSE_FIT). A square whose colours fit a
+counter's far better than the bare board's (evidence.colours_say_counter) is left in doubt:
+a green counter on a green board in shade shows as little print as the bare board (tuning
+family 46, photo 1 of an 8x8 board, D2: 0.41 of print, its colours 0.18 of the board's
+distance, was read bare by this step).
 
 Measured on hard photos of tuning families 1-8 (legible art, seed 9000, 64 photos, 3,136
 squares): 31 of the 189 doubts were bare squares doubted so, showing 0.21-1.07 of print
@@ -63,10 +67,6 @@ BARE_FIT = 0.1
 #: Fresh 8172-8176 (hard, 130 photos; the "tile or empty?" doubts only): one doubt fewer.
 CLOSE_STRUCTURE = 0.9
 CLOSE_FIT = 0.012
-#: A square whose colours fit a counter's far better than the bare board's
-#: (evidence.colours_say_counter) is left in doubt: a green counter on a green board in shade
-#: shows as little print as the bare board (tuning family 46, photo 1 of an 8x8 board, D2:
-#: 0.41 of print, its colours 0.18 of the board's distance, read bare by this step).
 
 
 def settle(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
