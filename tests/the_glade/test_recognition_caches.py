@@ -88,3 +88,26 @@ def test_pose_search_all_at_once_finds_what_one_by_one_does():
     for got, want in zip(pose_search(gray, templates, centres, 5),
                          one_by_one(gray, templates, centres, 5), strict=True):
         assert np.array_equal(got, want)
+
+
+def test_a_model_made_where_a_freed_one_lay_gets_caches_of_its_own(monkeypatch) -> None:
+    """The scan caches are found by the model's id; a model freed and another made at the
+    same address (a service loading a new enrolment; in a fresh clone's test run, a test
+    after another) got the first one's caches, templates of another pack (an IndexError in
+    the first look). The entry keeps a weak reference to its model and is checked."""
+    import weakref
+
+    from companion.the_glade.recognition import templates
+
+    class Model:  # what cache_for needs of a model: an identity
+        pass
+
+    monkeypatch.setattr(templates, "Cache", lambda model: ("caches of", model))
+    monkeypatch.setattr(templates, "_CACHES", {})
+    first, second = Model(), Model()
+    assert templates.cache_for(first) == ("caches of", first)
+    assert templates.cache_for(first) is templates.cache_for(first)
+    # as if ``second`` had been made where a freed model lay: its id finds that one's entry
+    templates._CACHES[id(second)] = (weakref.ref(first), ("caches of", first))
+    assert templates.cache_for(second) == ("caches of", second)
+    assert len(templates._CACHES) == 1

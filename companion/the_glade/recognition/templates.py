@@ -7,6 +7,7 @@ each blur's templates are kept for the next scans, a few blurs at a time.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -129,15 +130,20 @@ class DetailFaces(dict):
         self._blurs.clear()
 
 
-_CACHES: dict[int, Cache] = {}
+_CACHES: dict[int, tuple[weakref.ref[Model], Cache]] = {}
 
 
 def cache_for(model: Model) -> Cache:
+    """The scan caches of ``model``, made at its first scan; one model's at a time. Found by
+    the model's id and kept with a weak reference to it: a model freed and another made at
+    the same address (a service loading a new enrolment, a test after another) gets caches
+    of its own, never the first one's (templates of another pack, read out of bounds)."""
     key = id(model)
-    if key not in _CACHES:
+    found = _CACHES.get(key)
+    if found is None or found[0]() is not model:
         _CACHES.clear()
-        _CACHES[key] = Cache(model)
-    return _CACHES[key]
+        found = _CACHES[key] = (weakref.ref(model), Cache(model))
+    return found[1]
 
 
 class Templates:
