@@ -517,3 +517,42 @@ def test_a_close_call_under_glare_the_drawings_name_is_settled(table, monkeypatc
     readings = _glare_lit(glared, square, name)
     _settle(glared, readings)
     assert next(r for r in readings if r.square == square).kind == "uncertain"
+
+
+def _weak_wrong_leaf(table, z: float) -> tuple[list[SquareReading], int, str, str]:
+    """The board read right but a look-alike doubt (so the drawings are prepared) and one
+    tile named surely on another leaf than its own by a first look of ``z``: the readings,
+    that tile's index, its wrong name and its truth."""
+    doubted, square = _tiles(table, 3)[1:3]
+    truth = table.truth["forest"]["tiles"]
+    readings = _doubt(table, doubted, truth[doubted], _siblings(truth[doubted])[0])
+    creature, fruit, leaf = truth[square].split("/")
+    wrong = f"{creature}/{fruit}/{next(lf for lf in LEAVES if lf != leaf)}"
+    for r in readings:  # every tile named by as weak a first look: each is checked
+        if r.kind == "tile":
+            r.distances["z"] = z
+    i = next(k for k, r in enumerate(readings) if r.square == square)
+    readings[i] = _reading(table, square, wrong, distances={"z": z})
+    return readings, i, wrong, truth[square]
+
+
+def test_a_weak_sure_name_the_drawings_put_on_another_leaf_becomes_a_doubt(
+        table, monkeypatch) -> None:
+    """LEAF_VETO: in a photo the drawings are prepared for, a tile a weak first look named
+    surely on the wrong leaf is a look-alike doubt between that name and the leaf the
+    drawings name (the truth); a firm first look is not checked, nor anything switched off;
+    the tiles named right stay named."""
+    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3)
+    _settle(table, readings)
+    r = readings[i]
+    assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
+    assert r.distances["leaf_veto"] >= photo_drawing.MIN_Z
+    vetoed = [x.square for x in readings if "leaf_veto" in x.distances]
+    assert vetoed == [r.square]  # every tile named right keeps its name
+    readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z * 2)
+    _settle(table, readings)
+    assert (readings[i].kind, readings[i].name) == ("tile", wrong)
+    monkeypatch.setattr(photo_drawing, "LEAF_VETO", False)
+    readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3)
+    _settle(table, readings)
+    assert (readings[i].kind, readings[i].name) == ("tile", wrong)

@@ -151,6 +151,21 @@ POOR_DOUBT = "poor-photo"
 GLARE_CALLS = True
 GLARE_DOUBT = "glare-lit"
 GLARE_ECC = 0.7
+#: A tile named surely by a weak first look (z under LEAF_VETO_Z) is checked among its
+#: leaves by the drawings, in a photo they are prepared for anyway (one with doubts to
+#: settle, its exam passed), and doubted where they name another leaf clearly (LEAF_VETO).
+#: Family 8195 (its maple and oak one small leaf icon, a light and a dark brown) had five
+#: maple tiles named oak, sure, by every look; the drawings named maple at z 9-14, ECC
+#: 0.997-0.998, and all five lay in photos with doubts. Sure low-z tiles of 8192-8196
+#: (normal, 20 + 6 each) and tuning 1-8, 41-56 (normal, 8 + 3 each): the drawings named
+#: another leaf than a right name 7 times, each at ECC under 0.9. On (the causes script):
+#: 8195's five wrong names -> 1 (four doubts between the two leaves; the fifth's drawing
+#: fits 10.4, over MAX_FIT), no right name doubted; tuning hard photos (1-8, 41-56, 8 + 3
+#: each) the same 26 wrong squares, none vetoed. Fresh 8197-8201 (normal, 20 + 6 each, run
+#: before with the code of dc669a5): 9 / 15 / 113 either way, the rule not acting there.
+LEAF_VETO = True
+LEAF_VETO_Z = 3.0
+LEAF_VETO_ECC = 0.95
 #: The exam: up to EXAM sure tiles of the photo judged as if in doubt; at least EXAM_MIN
 #: judged and each named right with z of at least EXAM_Z, else nothing is settled.
 EXAM = 8
@@ -797,7 +812,34 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
             r.settled(verdict.winner)
             r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
             r.distances["photo_drawing"] = 1.0
+    if LEAF_VETO and passed and not few:
+        _veto_leaves(model, board, homography, photo, readings, faces)
     return out
+
+
+def _veto_leaves(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+                 readings: list[SquareReading], faces: dict[tuple[str, str], int]) -> None:
+    """LEAF_VETO: each tile named surely by a weak first look (z under LEAF_VETO_Z), in a
+    photo the drawings are prepared for, is judged among its leaves; drawings naming another
+    leaf clearly (z MIN_Z, ECC LEAF_VETO_ECC, lean and fit as for a settled doubt) make it
+    a look-alike doubt between the two, in place."""
+    for r in readings:
+        if not (r.kind == "tile" and not r.doubt and r.name is not None
+                and r.season is not None and r.turn is not None
+                and r.distances.get("z", float("inf")) < LEAF_VETO_Z
+                and "photo_drawing" not in r.distances):
+            continue
+        group = leaves_of(r.name, r.season, faces)
+        if len(group) < 2:
+            continue
+        verdict = judge(model, board, homography, photo, r, group)
+        if (verdict is None or verdict.winner == r.name or verdict.ecc < LEAF_VETO_ECC
+                or verdict.z < MIN_Z or verdict.fit > MAX_FIT
+                or not LEAN_MIN <= verdict.lean <= LEAN_MAX):
+            continue
+        r.kind, r.confidence, r.candidates = "uncertain", 0.0, (r.name, verdict.winner)
+        r.doubted("look-alike", f"looks like {r.name} or {verdict.winner}")
+        r.distances["leaf_veto"] = round(verdict.z, 2)
 
 
 def _close_call(r: SquareReading) -> bool:
