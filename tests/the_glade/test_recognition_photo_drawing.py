@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from companion.the_glade.names import FRUITS, LEAVES, Square
+from companion.the_glade.names import CREATURES, FRUITS, LEAVES, Square
 from companion.the_glade.recognition import photo_drawing, sim
 from companion.the_glade.recognition.enrol import tile_drawn
 from companion.the_glade.recognition.families import family_pack
@@ -519,15 +519,20 @@ def test_a_close_call_under_glare_the_drawings_name_is_settled(table, monkeypatc
     assert next(r for r in readings if r.square == square).kind == "uncertain"
 
 
-def _weak_wrong_leaf(table, z: float) -> tuple[list[SquareReading], int, str, str]:
+def _weak_wrong_leaf(table, z: float, part: str = "leaf"
+                     ) -> tuple[list[SquareReading], int, str, str]:
     """The board read right but a look-alike doubt (so the drawings are prepared) and one
-    tile named surely on another leaf than its own by a first look of ``z``: the readings,
-    that tile's index, its wrong name and its truth."""
+    tile named surely on another leaf (``part`` "creature": with another creature) than its
+    own by a first look of ``z``: the readings, that tile's index, its wrong name and its
+    truth."""
     doubted, square = _tiles(table, 3)[1:3]
     truth = table.truth["forest"]["tiles"]
     readings = _doubt(table, doubted, truth[doubted], _siblings(truth[doubted])[0])
     creature, fruit, leaf = truth[square].split("/")
-    wrong = f"{creature}/{fruit}/{next(lf for lf in LEAVES if lf != leaf)}"
+    if part == "leaf":
+        wrong = f"{creature}/{fruit}/{next(lf for lf in LEAVES if lf != leaf)}"
+    else:
+        wrong = f"{next(c for c in CREATURES if c != creature)}/{fruit}/{leaf}"
     for r in readings:  # every tile named by as weak a first look: each is checked
         if r.kind == "tile":
             r.distances["z"] = z
@@ -554,5 +559,21 @@ def test_a_weak_sure_name_the_drawings_put_on_another_leaf_becomes_a_doubt(
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
     monkeypatch.setattr(photo_drawing, "LEAF_VETO", False)
     readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3)
+    _settle(table, readings)
+    assert (readings[i].kind, readings[i].name) == ("tile", wrong)
+
+
+def test_a_weak_sure_name_on_another_creature_becomes_a_doubt(table, monkeypatch) -> None:
+    """CREATURE_VETO: the same among the tile's creatures (its fruit and leaf right); off,
+    the wrong creature is kept."""
+    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
+                                                 "creature")
+    _settle(table, readings)
+    r = readings[i]
+    assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
+    assert [x.square for x in readings if "leaf_veto" in x.distances] == [r.square]
+    monkeypatch.setattr(photo_drawing, "CREATURE_VETO", False)
+    readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
+                                                  "creature")
     _settle(table, readings)
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)

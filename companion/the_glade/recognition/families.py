@@ -83,7 +83,8 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: 8195's five wrong squares on normal photos looked at); game families 7215-7224 (whole
 #: games run fresh for issue #25 the same afternoon, then their store doubts looked at);
 #: 8197-8201 (run fresh for photo_drawing.LEAF_VETO the same afternoon, then their normal
-#: photos' wrong squares looked at).
+#: photos' wrong squares looked at; and for CREATURE_VETO the sure tiles' creatures judged
+#: by the drawings).
 #: Since the legibility rule below (97e0429) 90 of these families draw other fruit than
 #: what was looked at then (``FamilyArt(f, legible=False)`` draws that art); they stay
 #: tuning families all the same.
