@@ -60,9 +60,6 @@ from companion.the_glade.recognition.sim import random_forest, sample_pack
 from companion.the_glade.recognition.store import border_views, read_store
 
 COLOURS = ("yellow", "blue", "red", "green")
-#: The games' forest model learns the look-alike pairs, as `companion enrol` does (--no-pairs:
-#: without them, as the figures before 2026-12-05 15:20 were taken)
-LOOKALIKES = True
 
 
 def _wrong_spaces(result: dict, truth: dict) -> tuple[int, bool]:
@@ -212,10 +209,12 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
     return out
 
 
-def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> dict:
+def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
+               pairs: bool = True) -> dict:
     """``save``: a folder to keep each game's readings, plan and truth in (one JSON file a
     game, ``game-FAMILY-G.json``), to study the readings' doubts without reading the photos
-    again (tuning families only)."""
+    again (tuning families only). ``pairs``: the forest model learns its look-alike pairs,
+    as `companion enrol` does (False: without them, as figures before 2026-12-05 15:20)."""
     from companion.the_glade.jobs import score_state
     from companion.the_glade.playout import deal, play_game
     from companion.the_glade.recognition.enrol import build_model
@@ -228,8 +227,8 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None) -> 
     glade = sample_glade_pack(art)
     # the forest model as `companion enrol` learns it from the user's pack, look-alike pairs
     # and all (before 2026-12-05 15:20 the pairs were left out here, as for tests: the games
-    # were read by a weaker reader than a user's; LOOKALIKES False measures that again)
-    forest_model = build_model(pack, lookalikes=LOOKALIKES)
+    # were read by a weaker reader than a user's; ``pairs`` False measures that again)
+    forest_model = build_model(pack, lookalikes=pairs)
     folder = tmp / f"model-{family}"
     folder.mkdir(parents=True, exist_ok=True)
     from companion.the_glade.recognition.glade_model import load_glade_model, save_glade_model
@@ -335,8 +334,6 @@ def main() -> None:
                         help="read the games' forests with a model enrolled without its "
                              "look-alike pairs (as figures before 2026-12-05 15:20 were taken)")
     args = parser.parse_args()
-    global LOOKALIKES
-    LOOKALIKES = not args.no_pairs
     if args.save is not None and any(f >= HELD_OUT_FROM for f in args.families):
         parser.error("--save keeps readings to look at: tuning families only")
     print(f"load average at start: {os.getloadavg()}")
@@ -361,7 +358,8 @@ def main() -> None:
               f"median {np.median(swall):.3f}", flush=True)
     for family in args.families:
         if args.games:
-            part = games_part(family, args.games, Path(args.tmp), args.save)
+            part = games_part(family, args.games, Path(args.tmp), args.save,
+                              pairs=not args.no_pairs)
             print(f"family {family} games: {part}", flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of the whole benchmark process: {peak:.0f} MB; load average at end: "

@@ -183,13 +183,18 @@ def test_the_second_candidate_is_named_only_very_clearly(table, monkeypatch) -> 
     assert r.kind == "uncertain" and not any(v.settled for v in out.values())
 
 
-def _close_call(table, square: str, name: str) -> list[SquareReading]:
-    """The board read right but ``square``, a poor photo's close call named ``name``."""
+def _called(table, square: str, name: str, doubt: str, reason: str) -> list[SquareReading]:
+    """The board read right but ``square``, a close call named ``name`` doubted as
+    ``doubt``."""
     readings = _board(table)
     i = next(k for k, r in enumerate(readings) if r.square == square)
-    readings[i] = _reading(table, square, name, kind="uncertain",
-                           reason="poor photo: a close call", doubt=photo_drawing.POOR_DOUBT)
+    readings[i] = _reading(table, square, name, kind="uncertain", reason=reason, doubt=doubt)
     return readings
+
+
+def _close_call(table, square: str, name: str) -> list[SquareReading]:
+    """The board read right but ``square``, a poor photo's close call named ``name``."""
+    return _called(table, square, name, photo_drawing.POOR_DOUBT, "poor photo: a close call")
 
 
 def test_a_poor_photo_s_close_call_the_drawings_name_is_settled(table, monkeypatch) -> None:
@@ -480,12 +485,9 @@ def _glare_lit(table, square: str, name: str, doubt: str = "glare-lit",
     """The board read right but ``square``, a close call under glare named ``name``
     (reader._doubt_glare_lit: no candidates; ``veiled``: veiled_leaves found a leaf sibling
     fitting it better under a heavier veil)."""
-    readings = _board(table)
-    i = next(k for k, r in enumerate(readings) if r.square == square)
-    readings[i] = _reading(table, square, name, kind="uncertain",
-                           reason=f"glare on the tile: {name}, or another?", doubt=doubt)
+    readings = _called(table, square, name, doubt, f"glare on the tile: {name}, or another?")
     if veiled:
-        readings[i].distances["veiled_leaf"] = 0.8
+        next(r for r in readings if r.square == square).distances["veiled_leaf"] = 0.8
     return readings
 
 

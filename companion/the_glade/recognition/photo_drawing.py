@@ -798,8 +798,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         if verdict is None:
             continue
         least_ecc = GLARE_ECC if r.doubt == GLARE_DOUBT else MIN_ECC
-        settled = (passed and verdict.ecc >= least_ecc and verdict.fit <= MAX_FIT
-                   and LEAN_MIN <= verdict.lean <= LEAN_MAX
+        settled = (passed and _drawn_clearly(verdict, least_ecc)
                    and (verdict.z >= MIN_Z if verdict.winner == candidates[0] else
                         OTHER and not few and len(candidates) == 2 and verdict.z >= OTHER_Z
                         and verdict.ecc >= OTHER_ECC))
@@ -819,11 +818,19 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
             r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
             r.distances["photo_drawing"] = 1.0
     if LEAF_VETO and passed and not few:
-        _veto_leaves(model, board, homography, photo, readings, faces)
+        _veto_weak_names(model, board, homography, photo, readings, faces)
     return out
 
 
-def _veto_leaves(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+def _drawn_clearly(verdict: PhotoVerdict, least_ecc: float) -> bool:
+    """The gates every verdict that names a face passes, beside its z: the tile aligned to
+    ``least_ecc``, its best drawing fitting (MAX_FIT) and the photo lying where the winner's
+    drawing predicts (LEAN_MIN..LEAN_MAX)."""
+    return (verdict.ecc >= least_ecc and verdict.fit <= MAX_FIT
+            and LEAN_MIN <= verdict.lean <= LEAN_MAX)
+
+
+def _veto_weak_names(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
                  readings: list[SquareReading], faces: dict[tuple[str, str], int]) -> None:
     """LEAF_VETO: each tile named surely by a weak first look (z under LEAF_VETO_Z), in a
     photo the drawings are prepared for, is judged among its leaves (and with CREATURE_VETO
@@ -842,9 +849,8 @@ def _veto_leaves(model: Model, board: BoardModel, homography: np.ndarray, photo:
             if len(group) < 2:
                 continue
             verdict = judge(model, board, homography, photo, r, group)
-            if (verdict is None or verdict.winner == r.name or verdict.ecc < LEAF_VETO_ECC
-                    or verdict.z < MIN_Z or verdict.fit > MAX_FIT
-                    or not LEAN_MIN <= verdict.lean <= LEAN_MAX):
+            if (verdict is None or verdict.winner == r.name or verdict.z < MIN_Z
+                    or not _drawn_clearly(verdict, LEAF_VETO_ECC)):
                 continue
             r.kind, r.confidence, r.candidates = "uncertain", 0.0, (r.name, verdict.winner)
             r.doubted("look-alike", f"looks like {r.name} or {verdict.winner}")
