@@ -14,7 +14,12 @@ import pytest
 from test_recognition_hard import MODEL, _square
 
 from companion.the_glade.recognition import outlined_print
-from companion.the_glade.recognition.reader import MAX_DISTANCE, SquareReading, _judge
+from companion.the_glade.recognition.reader import (
+    EMPTY_TILE_RATIO,
+    MAX_DISTANCE,
+    SquareReading,
+    _judge,
+)
 
 A = "mouse/acorn/oak"
 
@@ -29,10 +34,23 @@ def _bare_like(square: str, tile: float, empty: float) -> SquareReading:
     return r
 
 
-def _setting(cases: list[dict]) -> tuple[SimpleNamespace, list[SquareReading]]:
-    """Three sure tiles of light 1.0 (the photo's usual tile light), then one "tile or
-    empty?" doubt per case (outline, structure, light, tile and empty misfits)."""
-    rows = [dict(outline=0.9, structure=5.0, light=1.0, tile=0.002, empty=0.05, sure=True)] * 3
+def _which_kind(square: str, tile: float, empty: float) -> SquareReading:
+    """The reader's reading of a tile square whose best face (A) fits it nearly as ill as
+    the bare board does (the nearer tie: "tile or empty?" as a which-kind doubt)."""
+    ev = _square(empty, tile, 3.0, 1.0, edge=False, outline=0.8)
+    ev.templates = np.array([[0.0, 0.0], [0.1, 0.1]], np.float32)
+    r = _judge(MODEL, ev, 0, square)
+    assert (r.kind, r.doubt, r.name) == ("uncertain", "which-kind", A)
+    return r
+
+
+def _setting(cases: list[dict], tiles: float = 1.0
+             ) -> tuple[SimpleNamespace, list[SquareReading]]:
+    """Three sure tiles of light ``tiles`` (the photo's usual tile light, over the bare
+    board's 1), then one "tile or empty?" doubt per case (outline, structure, light, tile
+    and empty misfits; ``which``: the which-kind doubt, else the bare-like one)."""
+    rows = [dict(outline=0.9, structure=5.0, light=tiles, tile=0.002, empty=0.05,
+                 sure=True)] * 3
     rows += cases
     ev = SimpleNamespace(
         outline=np.array([c["outline"] for c in rows]),
@@ -41,7 +59,8 @@ def _setting(cases: list[dict]) -> tuple[SimpleNamespace, list[SquareReading]]:
         empty=np.array([c["empty"] for c in rows]),
         tiles=[((c["tile"], 0, A), (c["tile"] * 1.5, 1, A)) for c in rows])
     readings = [SquareReading(f"A{k + 1}", "tile", A, 0, "spring", confidence=0.9)
-                if c.get("sure") else _bare_like(f"A{k + 1}", c["tile"], c["empty"])
+                if c.get("sure") else (_which_kind if c.get("which") else _bare_like)(
+                    f"A{k + 1}", c["tile"], c["empty"])
                 for k, c in enumerate(rows)]
     return ev, readings
 
@@ -86,3 +105,47 @@ def test_an_empty_square_showing_print_is_left_to_its_doubt(
     monkeypatch.setattr(outlined_print, "OUTLINED_PRINT", True)
     outlined_print.settle(ev, readings, MAX_DISTANCE)
     assert [r.kind for r in readings[3:]] == ["tile", "uncertain"]
+
+
+#: tuning family 8204, photo 15 of a 7x7 board (normal), D4: a pale tile on a dark board,
+#: fitting its face (0.046) hardly better than the bare board (0.053); its outline and print
+#: plain, lit 1.50 times the bare board where the photo's tiles are 1.54
+PALE_ON_DARK = dict(outline=0.86, structure=4.97, light=1.50, tile=0.0461, empty=0.053,
+                    which=True)
+
+
+def test_a_near_tie_with_the_board_in_the_tiles_light_keeps_its_name() -> None:
+    """The which-kind doubt, where the light tells tiles from the board: named."""
+    assert PALE_ON_DARK["tile"] / PALE_ON_DARK["empty"] > EMPTY_TILE_RATIO
+    ev, readings = _setting([PALE_ON_DARK], tiles=1.54)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    r = readings[3]
+    assert (r.kind, r.name, r.doubt) == ("tile", A, "")
+    assert r.distances["outlined_print"] == 1.0
+
+
+@pytest.mark.parametrize(("change", "tiles"), [
+    (dict(light=1.2), 1.54),     # lit nearer the bare board than the tiles (family 8189)
+    (dict(light=1.1), 1.1),      # tiles as light as the board: light tells nothing
+    (dict(outline=0.6), 1.54),   # the rules of the bare-like doubt hold too
+    (dict(structure=0.8), 1.54),
+])
+def test_a_near_tie_the_light_or_print_does_not_settle_stays_a_doubt(change: dict,
+                                                                    tiles: float) -> None:
+    ev, readings = _setting([{**PALE_ON_DARK, **change}], tiles=tiles)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert (readings[3].kind, readings[3].doubt) == ("uncertain", "which-kind")
+
+
+def test_a_tie_with_a_counter_or_the_switch_off_is_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A which-kind doubt where a counter fits better than the board is not this step's;
+    WHICH_KIND off leaves the nearer tie a doubt."""
+    ev, readings = _setting([PALE_ON_DARK, PALE_ON_DARK], tiles=1.54)
+    readings[4].distances["counter"] = PALE_ON_DARK["empty"] / 2
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert [r.kind for r in readings[3:]] == ["tile", "uncertain"]
+    ev, readings = _setting([PALE_ON_DARK], tiles=1.54)
+    monkeypatch.setattr(outlined_print, "WHICH_KIND", False)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert readings[3].kind == "uncertain"

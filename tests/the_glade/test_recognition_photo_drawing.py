@@ -543,19 +543,29 @@ def _weak_wrong_leaf(table, z: float, part: str = "leaf"
     return readings, i, wrong, truth[square]
 
 
-def test_a_weak_sure_name_the_drawings_put_on_another_leaf_becomes_a_doubt(
+def test_a_weak_sure_name_the_drawings_put_on_another_leaf_is_named_or_doubted(
         table, monkeypatch) -> None:
     """LEAF_VETO: in a photo the drawings are prepared for, a tile a weak first look named
-    surely on the wrong leaf is a look-alike doubt between that name and the leaf the
-    drawings name (the truth); a firm first look is not checked, nor anything switched off;
-    the tiles named right stay named."""
+    surely on the wrong leaf is named the leaf the drawings name clearly (VETO_NAMES: the
+    truth) or, drawn less clearly than a doubt's other candidate must be (OTHER_Z), a
+    look-alike doubt between the two names; a firm first look is not checked, nor anything
+    switched off; the tiles named right stay named."""
     readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3)
     _settle(table, readings)
     r = readings[i]
-    assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
-    assert r.distances["leaf_veto"] >= photo_drawing.MIN_Z
+    assert (r.kind, r.name, r.doubt) == ("tile", truth, "")
+    assert r.distances["leaf_veto"] >= photo_drawing.OTHER_Z
+    assert r.distances["photo_drawing"] == 1.0
     vetoed = [x.square for x in readings if "leaf_veto" in x.distances]
     assert vetoed == [r.square]  # every tile named right keeps its name
+    for switch, value in (("OTHER_Z", r.distances["leaf_veto"] + 1), ("VETO_NAMES", False)):
+        with monkeypatch.context() as m:
+            m.setattr(photo_drawing, switch, value)
+            readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3)
+            _settle(table, readings)
+        r = readings[i]
+        assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
+        assert r.distances["leaf_veto"] >= photo_drawing.MIN_Z
     readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z * 2)
     _settle(table, readings)
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
@@ -565,15 +575,22 @@ def test_a_weak_sure_name_the_drawings_put_on_another_leaf_becomes_a_doubt(
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
 
 
-def test_a_weak_sure_name_on_another_creature_becomes_a_doubt(table, monkeypatch) -> None:
-    """CREATURE_VETO: the same among the tile's creatures (its fruit and leaf right); off,
-    the wrong creature is kept."""
+def test_a_weak_sure_name_on_another_creature_is_named_or_doubted(table, monkeypatch
+                                                                  ) -> None:
+    """CREATURE_VETO: the same among the tile's creatures (its fruit and leaf right): named
+    the truth, or with VETO_NAMES off a doubt; off, the wrong creature is kept."""
+    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
+                                                 "creature")
+    _settle(table, readings)
+    r = readings[i]
+    assert (r.kind, r.name, r.doubt) == ("tile", truth, "")
+    assert [x.square for x in readings if "leaf_veto" in x.distances] == [r.square]
+    monkeypatch.setattr(photo_drawing, "VETO_NAMES", False)
     readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
                                                  "creature")
     _settle(table, readings)
     r = readings[i]
     assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
-    assert [x.square for x in readings if "leaf_veto" in x.distances] == [r.square]
     monkeypatch.setattr(photo_drawing, "CREATURE_VETO", False)
     readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
                                                   "creature")

@@ -19,6 +19,15 @@ named right (9 of the 16 on normal photos), while the hard photos' five wrong na
 such doubts lay in shade (0.35-0.51 of the tiles' light) or showed an outline under 0.7.
 Off -> on, the same photos: tuning normal 22 -> 20 doubts, hard 559 -> 555, 8172-8191 normal
 66 -> 60, every square so named right and no square wrong that was not.
+
+The nearer tie of the first look, "tile or empty?" as a which-kind doubt (the bare board
+fitting within reader.EMPTY_TILE_RATIO of the face), is settled so too (WHICH_KIND) only
+where the light tells tile from board as well: the photo's tiles lie at least APART from
+the bare board's light (``ev.bright``: 1 on bare board) and the square at least SIDE of the
+way from the board's light to theirs. Family 8189's bare squares show a tile's outline
+(0.6-0.75) and print (up to 1.85) at 0.6 of its tiles' light, but at most 0.34 of the way
+to it; family 8204's pale tiles on a dark board, doubted so in plain light (seen
+8172-8206, normal: 3 of 11 doubts on 8204's 26 photos), lay 0.68-1.2 of the way.
 """
 
 from __future__ import annotations
@@ -35,6 +44,9 @@ OUTLINED_PRINT = True
 OUTLINE = 0.7
 PRINT = 1.0
 LIGHT = 0.65
+WHICH_KIND = True
+APART = 0.3
+SIDE = 0.5
 
 
 def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
@@ -48,7 +60,9 @@ def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
         return readings
     assert ev.bright is not None  # measured, as the usual light is
     for k, r in enumerate(readings):
-        if not (r.kind == "uncertain" and r.doubt == "bare-like" and r.name is not None):
+        if not (r.kind == "uncertain" and r.name is not None
+                and (r.doubt == "bare-like" or (WHICH_KIND and _tile_or_empty(r)
+                                                and _lit_as_tiles(float(ev.bright[k]), usual)))):
             continue  # (a square read as empty showing print is "bare-like" too, unnamed)
         tile, empty = float(ev.tiles[k][0][0]), float(ev.empty[k])
         if (float(ev.outline[k]) >= OUTLINE and bool(ev.structure[k] >= PRINT)
@@ -57,3 +71,17 @@ def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
             r.confidence = max(0.0, 1.0 - tile / max(empty, 1e-9))
             r.distances["outlined_print"] = 1.0
     return readings
+
+
+def _tile_or_empty(r: SquareReading) -> bool:
+    """Whether ``r`` is a which-kind doubt between a tile (named) and the bare board, not a
+    counter: no counter fits it, or the bare board fits better than one."""
+    counter, empty = r.distances.get("counter"), r.distances.get("empty")
+    return (r.doubt == "which-kind" and empty is not None
+            and (counter is None or counter > empty))
+
+
+def _lit_as_tiles(bright: float, usual: float) -> bool:
+    """Whether a square lit ``bright`` (over the bare board) lies on the tiles' side of the
+    way from the bare board's light (1) to the photo's tiles' (``usual``), those APART."""
+    return abs(usual - 1.0) >= APART and (bright - 1.0) / (usual - 1.0) >= SIDE

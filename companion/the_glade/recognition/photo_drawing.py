@@ -172,6 +172,13 @@ LEAF_VETO_ECC = 0.95
 #: lean, fit), and of the 7 wrong names one was so named the truth (8199, photo 18, B1:
 #: squirrel named mouse, z 32.9, ECC 0.994).
 CREATURE_VETO = True
+#: A veto whose drawings name the other face as clearly as a doubt's other candidate must
+#: be to settle it (OTHER_Z, OTHER_ECC), the winner holding among its own fruits, leaves
+#: and creatures too, names that face instead of doubting (VETO_NAMES). The vetoes of
+#: seen families 8192-8201 (normal): each first-look name vetoed was wrong, and the five
+#: drawn at z 12 or more (8195's maple named oak, z 12.6-14.3, and 8199's squirrel named
+#: mouse, z 32.9; ECC 0.994-0.998) each named the truth.
+VETO_NAMES = True
 #: The exam: up to EXAM sure tiles of the photo judged as if in doubt; at least EXAM_MIN
 #: judged and each named right with z of at least EXAM_Z, else nothing is settled.
 EXAM = 8
@@ -852,10 +859,32 @@ def _veto_weak_names(model: Model, board: BoardModel, homography: np.ndarray, ph
             if (verdict is None or verdict.winner == r.name or verdict.z < MIN_Z
                     or not _drawn_clearly(verdict, LEAF_VETO_ECC)):
                 continue
-            r.kind, r.confidence, r.candidates = "uncertain", 0.0, (r.name, verdict.winner)
-            r.doubted("look-alike", f"looks like {r.name} or {verdict.winner}")
             r.distances["leaf_veto"] = round(verdict.z, 2)
+            if _veto_names(model, board, homography, photo, r, verdict, faces):
+                r.settled(verdict.winner)
+                r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
+                r.distances["photo_drawing"] = 1.0
+            else:
+                r.kind, r.confidence, r.candidates = ("uncertain", 0.0,
+                                                      (r.name, verdict.winner))
+                r.doubted("look-alike", f"looks like {r.name} or {verdict.winner}")
             break
+
+
+def _veto_names(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
+                reading: SquareReading, verdict: PhotoVerdict,
+                faces: dict[tuple[str, str], int]) -> bool:
+    """VETO_NAMES: whether a veto's verdict names its winner outright: drawn as clearly as
+    a doubt's other candidate must be (OTHER_Z, OTHER_ECC), and the winner holding among
+    its own fruits, leaves and creatures (the group it won in holds already)."""
+    if not (VETO_NAMES and verdict.z >= OTHER_Z and verdict.ecc >= OTHER_ECC):
+        return False
+    assert reading.season is not None  # as for every vetoed name
+    season, winner = reading.season, verdict.winner
+    return all(_holds(model, board, homography, photo, reading, winner, group)
+               for group in (group_of((winner,), season, faces),
+                             leaves_of(winner, season, faces),
+                             creatures_of(winner, season, faces)))
 
 
 def _close_call(r: SquareReading) -> bool:
