@@ -165,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
                        seen=_seen(ev, k, usual, float(sizes[k])),
                        light=round(float(ev.bright[k]) / usual, 3)
                        if ev.bright is not None else None,
+                       usual=round(usual, 3),
+                       bright=round(float(ev.bright[k]), 3) if ev.bright is not None else None,
                        white=round(float(ev.white[k]), 3),
                        size=round(float(sizes[k]), 3),
                        poor=doubts > reader.POOR_PHOTO * len(squares),

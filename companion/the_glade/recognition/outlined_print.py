@@ -27,7 +27,9 @@ the bare board's light (``ev.bright``: 1 on bare board) and the square at least 
 way from the board's light to theirs. Family 8189's bare squares show a tile's outline
 (0.6-0.75) and print (up to 1.85) at 0.6 of its tiles' light, but at most 0.34 of the way
 to it; family 8204's pale tiles on a dark board, doubted so in plain light (seen
-8172-8206, normal: 3 of 11 doubts on 8204's 26 photos), lay 0.68-1.2 of the way.
+8172-8206, normal: 3 of 11 doubts on 8204's 26 photos), lay 0.68-1.2 of the way. The light
+alone is a weak witness: of 6,941 bare squares of 8172-8206 (normal, 8 + 2 photos each,
+their tiles APART), 199 lay half the way or more, none of them with the outline and print.
 """
 
 from __future__ import annotations
