@@ -280,6 +280,43 @@ def test_a_photo_whose_sure_tiles_the_drawings_contradict_settles_nothing(table)
     assert next(r for r in readings if r.square == square).kind == "uncertain"
 
 
+def _one_misread(table) -> tuple[list[SquareReading], str, str, str]:
+    """The board read right but a look-alike doubt and the first sure tile (in square order:
+    always examined) named surely on another fruit, its first look firm (no veto checks
+    it): the readings, the doubt's square, the misread square and its truth."""
+    doubted = _tiles(table, 2)[1]
+    truth = table.truth["forest"]["tiles"]
+    readings = _doubt(table, doubted, truth[doubted], _siblings(truth[doubted])[0])
+    first = next(r for r in readings if r.kind == "tile")
+    for r in readings:
+        if r.kind == "tile":
+            r.distances["z"] = photo_drawing.LEAF_VETO_Z * 3
+    first.name = _siblings(first.name)[0]
+    return readings, doubted, first.square, truth[first.square]
+
+
+def test_one_sure_tile_the_exam_s_drawings_name_otherwise_clearly_is_the_one_wrong(
+        table, monkeypatch) -> None:
+    """DISSENT: the exam failed by a single sure tile, the drawings naming another fruit
+    as clearly as a doubt's other candidate must be named, the others all passing: that
+    name is vetoed (here named the truth, VETO_NAMES) and the photo's doubts are settled.
+    Off, or with fewer marks than DISSENT_MIN, the exam fails and nothing is settled."""
+    readings, doubted, misread, truth = _one_misread(table)
+    _settle(table, readings)
+    r = next(x for x in readings if x.square == misread)
+    assert (r.kind, r.name, r.doubt) == ("tile", truth, "")
+    assert r.distances["exam_dissent"] >= photo_drawing.OTHER_Z
+    assert next(x for x in readings if x.square == doubted).kind == "tile"
+    for switch, value in (("DISSENT", False), ("DISSENT_MIN", photo_drawing.EXAM + 1)):
+        with monkeypatch.context() as m:
+            m.setattr(photo_drawing, switch, value)
+            readings, doubted, misread, truth = _one_misread(table)
+            wrong = next(x for x in readings if x.square == misread).name
+            _settle(table, readings)
+        assert next(x for x in readings if x.square == doubted).kind == "uncertain"
+        assert next(x for x in readings if x.square == misread).name == wrong
+
+
 def test_switched_off_or_without_faces_nothing_is_judged(table, monkeypatch) -> None:
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
