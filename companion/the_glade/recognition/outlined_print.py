@@ -62,10 +62,8 @@ def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
         return readings
     assert ev.bright is not None  # measured, as the usual light is
     for k, r in enumerate(readings):
-        if not (r.kind == "uncertain" and r.name is not None
-                and (r.doubt == "bare-like" or (WHICH_KIND and _tile_or_empty(r)
-                                                and _lit_as_tiles(float(ev.bright[k]), usual)))):
-            continue  # (a square read as empty showing print is "bare-like" too, unnamed)
+        if not _tile_or_empty_doubt(r, float(ev.bright[k]), usual):
+            continue
         tile, empty = float(ev.tiles[k][0][0]), float(ev.empty[k])
         if (float(ev.outline[k]) >= OUTLINE and bool(ev.structure[k] >= PRINT)
                 and float(ev.bright[k]) / usual >= LIGHT and tile <= max_distance):
@@ -73,6 +71,17 @@ def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
             r.confidence = max(0.0, 1.0 - tile / max(empty, 1e-9))
             r.distances["outlined_print"] = 1.0
     return readings
+
+
+def _tile_or_empty_doubt(r: SquareReading, bright: float, usual: float) -> bool:
+    """Whether ``r`` is a "tile or empty?" doubt this step judges: the bare-like one on a
+    named tile (a square read as empty showing print is "bare-like" too, unnamed), or with
+    WHICH_KIND the nearer tie where the square (lit ``bright``) is lit as the photo's tiles
+    (``usual``)."""
+    if not (r.kind == "uncertain" and r.name is not None):
+        return False
+    return r.doubt == "bare-like" or (WHICH_KIND and _tile_or_empty(r)
+                                      and _lit_as_tiles(bright, usual))
 
 
 def _tile_or_empty(r: SquareReading) -> bool:
