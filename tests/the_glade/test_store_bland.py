@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from glade_family import glade_family, store_reading
 
+from companion.the_glade.recognition import store
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
 from companion.the_glade.recognition.sim import random_forest
@@ -85,6 +86,18 @@ def test_counters_on_a_streaky_table_are_never_left_out(family, counters: list[s
     # a counter's sharp print, or detail not measured (the place's disc mostly by another)
     ({"fit": 0.5, "tint": 0.8, "detail": 6.0, "shape": 0.95}, False),
     ({"fit": 0.5, "tint": 0.8, "detail": 0.0, "shape": 0.95}, False),
+    # no hue at all: detail up to GLARE_DETAIL is the table's (fresh store family 7268,
+    # photo 8); with some hue, or more detail, as before
+    ({"fit": 1.2548, "tint": 0.73, "detail": 2.45, "shape": 1.217}, True),
+    ({"fit": 1.2548, "tint": 1.2, "detail": 2.45, "shape": 1.217}, False),
+    ({"fit": 1.2548, "tint": 0.73, "detail": 2.6, "shape": 1.217}, False),
 ])
 def test_the_tables_own_look_is_nothing(scores: dict, bland: bool) -> None:
     assert _bland(StoreThing((0.0, 0.0), None, distances=scores)) is bland
+
+
+def test_without_hueless_a_place_with_some_detail_stays_a_doubt(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "BLAND_HUELESS", False)
+    scores = {"fit": 1.2548, "tint": 0.73, "detail": 2.45, "shape": 1.217}
+    assert not _bland(StoreThing((0.0, 0.0), None, distances=scores))

@@ -153,6 +153,12 @@ USE_BLAND = True
 BLAND_TINT = 2.5
 BLAND_DETAIL = 2.2
 BLAND_SHAPE = 0.7
+#: ... with detail up to GLARE_DETAIL where it has no hue at all (under GLARE_TINT), as a
+#: glare spot may (BLAND_HUELESS): no counter of 2,600 on tuning photos had a hue below 1.1
+#: with detail below 3.9 (see USE_GLARE). Fresh stores 7265-7269 (seen since): a place on
+#: the table fitting no face (1.25) with hue 0.73, detail 2.45 and no counter's drawing
+#: (1.22) refused a store as a doubt on nothing.
+BLAND_HUELESS = True
 #: Two faces that fit almost alike (USE_PAIR) are told apart where they differ: each
 #: fitted at its own best place and angle, the faces blurred as the photo is, the
 #: difference of the two fits over twice the faces' own difference's power, +0.5 being the
@@ -809,11 +815,14 @@ def _glare(thing: StoreThing) -> bool:
 def _bland(thing: StoreThing) -> bool:
     """Whether an unnamed place is the table's own (USE_BLAND): it fits no face (beyond
     MAX_FIT), has no hue of its own (BLAND_TINT), no sharp print or rim (its detail measured
-    and below BLAND_DETAIL) and no counter's drawing (beyond BLAND_SHAPE, colours aside)."""
+    and below BLAND_DETAIL, or GLARE_DETAIL with no hue at all: BLAND_HUELESS) and no
+    counter's drawing (beyond BLAND_SHAPE, colours aside)."""
     s = thing.distances
     detail = s.get("detail", 0.0)
+    hueless = BLAND_HUELESS and s["tint"] < GLARE_TINT
     return (USE_BLAND and s["fit"] > MAX_FIT and s["tint"] < BLAND_TINT
-            and 0.0 < detail < BLAND_DETAIL and s["shape"] > BLAND_SHAPE)
+            and 0.0 < detail < (GLARE_DETAIL if hueless else BLAND_DETAIL)
+            and s["shape"] > BLAND_SHAPE)
 
 
 def _printed(thing: StoreThing) -> bool:
