@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                        if ev.bright is not None else None,
                        usual=round(usual, 3),
                        bright=round(float(ev.bright[k]), 3) if ev.bright is not None else None,
+                       disc=round(float(ev.disc[k]), 3),
                        white=round(float(ev.white[k]), 3),
                        size=round(float(sizes[k]), 3),
                        poor=doubts > reader.POOR_PHOTO * len(squares),

@@ -114,6 +114,28 @@ def test_a_tile_outline_with_no_strong_round_one_holds_no_counter(
     assert _judge(MODEL, ev, 0, "C3").kind == "counter"
 
 
+@pytest.mark.parametrize(("outline", "disc", "kind"), [
+    (0.184, 0.477, "counter"),    # seen 8215 hard photo 1, B4: a green counter in a near tie
+    (0.5, 0.477, "uncertain"),    # a tile's square outline shows too: the tie stands
+    (0.184, 0.40, "uncertain"),   # no clear round outline: the tie stands
+])
+def test_a_round_outline_with_hardly_a_square_one_holds_no_tile(
+        outline: float, disc: float, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """reader.ROUND_COUNTER: a counter whose best face fits hardly better than a tile's
+    ("counter or tile?") shows a counter's round outline and hardly a tile's square one:
+    a counter. Off, the tie stands."""
+    ev = _square(0.0252, 0.0187, 0.49, 1.0, edge=False, outline=outline)
+    ev.counters = {0: (0.016, 0.5, "green-double", "green-single", (0.0, 0.0))}
+    ev.disc = np.array([disc])
+    ev.tint = {0: (0.01, 0.05)}  # its colours a counter's, clearly
+    r = _judge(MODEL, ev, 0, "B4")
+    assert r.kind == kind
+    if kind == "counter":
+        assert r.name == "green-double"
+    monkeypatch.setattr(reader, "ROUND_COUNTER", False)
+    assert _judge(MODEL, ev, 0, "B4").kind == "uncertain"
+
+
 @pytest.mark.parametrize("tint, kind", [
     ((0.0156, 0.0883), "uncertain"),  # tuning 46: a green counter on a green board, in shade
     ((0.0191, 0.0390), "uncertain"),  # tuning 8: the same under glare, its colours 0.49
