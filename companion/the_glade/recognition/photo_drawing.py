@@ -860,7 +860,8 @@ def _drawn_clearly(verdict: PhotoVerdict, least_ecc: float) -> bool:
 
 
 def _veto_weak_names(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-                 readings: list[SquareReading], faces: dict[tuple[str, str], int]) -> None:
+                     readings: list[SquareReading], faces: dict[tuple[str, str], int]
+                     ) -> None:
     """LEAF_VETO: each tile named surely by a weak first look (z under LEAF_VETO_Z), in a
     photo the drawings are prepared for, is judged among its leaves (and with CREATURE_VETO
     its creatures); drawings naming another face clearly (z MIN_Z, ECC LEAF_VETO_ECC, lean
@@ -920,7 +921,8 @@ def _veto_names(model: Model, board: BoardModel, homography: np.ndarray, photo: 
                 faces: dict[tuple[str, str], int]) -> bool:
     """VETO_NAMES: whether a veto's verdict names its winner outright: drawn as clearly as
     a doubt's other candidate must be (OTHER_Z, OTHER_ECC), and the winner holding among
-    its own fruits, leaves and creatures (the group it won in holds already)."""
+    its own fruits, leaves and creatures, each judged with it drawn first (the group it
+    won in too: the faces it is told from are those that differ from the drawing first)."""
     if not (VETO_NAMES and verdict.z >= OTHER_Z and verdict.ecc >= OTHER_ECC):
         return False
     assert reading.season is not None  # as for every vetoed name
