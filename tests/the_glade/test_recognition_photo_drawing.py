@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import partial
 from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -23,6 +24,7 @@ from companion.the_glade.recognition.families import family_pack
 from companion.the_glade.recognition.reader import SquareReading
 from companion.vision.board import project
 from companion.vision.patches import LightFit
+from companion.vision.sim import Degradations
 
 FAMILY = 730520
 
@@ -633,3 +635,59 @@ def test_a_weak_sure_name_on_another_creature_is_named_or_doubted(table, monkeyp
                                                   "creature")
     _settle(table, readings)
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
+
+
+def test_halved_colour_spreads_an_icon_s_colour_not_its_light() -> None:
+    """_chroma_halved: a one-pixel orange dot on grey paper keeps its light (luma) where it
+    lies, while its colour is spread over the 2x2 cell JPEG's 4:2:0 keeps one colour for
+    and its neighbours (upsampled), none of it lost; flat paper is left as it is."""
+    img = np.full((12, 12, 3), 128.0, np.float32)
+    img[5, 5] = (40, 140, 240)  # BGR: orange
+    out = photo_drawing._chroma_halved(img)
+    luma = np.array([0.114, 0.587, 0.299], np.float32)
+    assert np.allclose(out @ luma, img @ luma, atol=1e-3)
+    chroma, before = out - (out @ luma)[..., None], img - (img @ luma)[..., None]
+    assert np.allclose(chroma.sum((0, 1)), before.sum((0, 1)), atol=1e-2)  # none lost
+    strength = np.abs(chroma).max(-1) / np.abs(before).max()
+    assert strength.max() < 0.25  # spread: no pixel keeps a quarter of it
+    assert (strength > 0.1).sum() >= 4  # over the 2x2 cell at least
+    assert (strength > 0).sum() <= 16  # and no further than its neighbours
+    assert np.allclose(out[0, 0], 128.0)
+
+
+def _rendered_raw(table) -> np.ndarray:
+    """The table's board photographed again by the same camera, its frame never made a
+    JPEG (a camera's raw frame)."""
+    pack = table.pack
+    state = sim.random_forest(np.random.default_rng(11), pack.board_for(7, 7).geometry, pack,
+                              fill=0.8)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(sim, "board_scene", partial(sim.board_scene, askew=0.0, offset=0.0))
+    try:
+        raw, truth = sim.render_photo(pack, state, 4242, spoil=Degradations(jpeg=False))
+    finally:
+        mp.undo()
+    assert truth["forest"] == table.truth["forest"]
+    return raw
+
+
+def test_a_jpeg_s_halved_colour_is_found_on_its_sure_tiles(table, monkeypatch) -> None:
+    """CHROMA: the photo's softening is chosen with and without halved colour on its sure
+    tiles: the frame never made a JPEG keeps its colour whole, the same frame saved as a
+    JPEG (4:2:0, as phones and OpenCV save them) is found halved; CHROMA off never."""
+    raw = _rendered_raw(table)
+    jpeg = cv2.imdecode(cv2.imencode(".jpg", raw, [cv2.IMWRITE_JPEG_QUALITY, 70])[1],
+                        cv2.IMREAD_COLOR)
+    readings = _board(table)
+
+    def chosen(image: np.ndarray) -> bool:
+        photo, marks = photo_drawing.prepare(table.model, table.board, table.homography,
+                                             image, readings, table.faces)
+        assert photo_drawing.exam_outcome(marks) == photo_drawing.PASSED
+        return photo.chroma
+
+    monkeypatch.setattr(photo_drawing, "CHROMA", True)
+    assert not chosen(raw)
+    assert chosen(jpeg)
+    monkeypatch.setattr(photo_drawing, "CHROMA", False)
+    assert not chosen(jpeg)

@@ -254,6 +254,23 @@ BLUR_TILES = 8
 SOFTEN = (0.0, 0.4, 0.7, 1.0, 1.3, 1.6)
 SOFTEN_TILES = 4
 SOFTEN_ON = True
+#: The softening is chosen with and without the drawings' colour at half resolution
+#: (_chroma_halved: JPEG's 4:2:0, whose colour a small icon spreads into the paper round it
+#: while its light stays sharp); CHROMA False: never halved. Family 8223 (seen; its leaves
+#: small blobs told apart by their colour alone, orange maple beside green beech and brown
+#: oak) left 13 maple tiles in doubt on 10 normal photos: the maple drawn at full colour
+#: fit the photo's at 4-9 noise levels a value and lay only 0.2-0.5 of the way from the
+#: other leaf to it (lean), z 4-9. Seen 8172-8226 (8 + 2 normal, 8 hard each; bddcce5's
+#: tree with this, off -> on): normal 4 / 58 -> 4 / 52 wrong / uncertain (six of 8223's maples
+#: settled right, nothing else changed), hard 37 / 847 -> 37 / 817 (30 settled right, no
+#: other square changed). Halving every photo's colour, not chosen per photo: normal 53
+#: (one right name of 8195, a maple drawn at fit 7.5, over MAX_FIT at 8.9, doubted), hard
+#: 814; a photo never made a JPEG (a camera's raw frame) chooses full colour, a JPEG of it
+#: the halved (test_recognition_photo_drawing). The CPU of preparing a photo with doubts
+#: (its exam's softening trials doubled): 0.31 -> 0.35 s. Fresh 8227-8231 (never run
+#: before; off then on, the same models): normal (20 + 6) 0 / 9 / 123 and hard (8) 2 / 68 /
+#: 19 either way (no family there draws its leaves apart by colour alone).
+CHROMA = True
 #: Pixels where two candidates' drawings differ by more than this (0..255, any colour).
 DIFFER = 25.0
 #: Share of the tile's side kept off its rim (the rim and the drop shadow are not drawn).
@@ -354,6 +371,9 @@ class _Photo:
     blur: int | None = None
     #: the extra round blur (photo px) of tiny print, over the photo's blur (see soften)
     soften: float = 0.0
+    #: whether the drawings' colour is spread as the photo's halved colour resolution
+    #: spreads it (see soften)
+    chroma: bool = False
     #: each tile's faces as placed (_place), by square, faces and the photo's blur then
     placed: dict[tuple[str, tuple[int, ...], int | None], _Placed | None] = field(
         default_factory=dict)
@@ -557,6 +577,8 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     blurred = {f: cv2.filter2D(shown[f], -1, KERNELS[kern][3]) for f in group}
     if photo.soften:  # tiny print is softer in the photo than the large shapes say
         blurred = {f: cv2.GaussianBlur(b, (0, 0), photo.soften) for f, b in blurred.items()}
+    if photo.chroma:  # the photo's colour at half its resolution (JPEG's 4:2:0)
+        blurred = {f: _chroma_halved(b) for f, b in blurred.items()}
     count, labels, stats, _centres = cv2.connectedComponentsWithStats(
         (at.where > DIFFER).astype(np.uint8))
     total = dict.fromkeys(group, 0.0)
@@ -596,6 +618,19 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     if not values:
         return None
     return at, total, apart, values, raws
+
+
+_HALF = np.array([1, 3, 3, 1], np.float32) / 8
+_LUMA = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def _chroma_halved(img: np.ndarray) -> np.ndarray:
+    """``img`` (BGR float) with its colour, not its light, spread as JPEG's halved colour
+    resolution spreads it (4:2:0: a 2x2 mean, then upsampled)."""
+    luma = img @ _LUMA
+    chroma = img - luma[..., None]
+    return luma[..., None] + cv2.sepFilter2D(chroma, -1, _HALF, _HALF,
+                                             borderType=cv2.BORDER_REPLICATE)
 
 
 def _blur(photo: _Photo, grey: np.ndarray, drawn: np.ndarray, shared: np.ndarray,
@@ -665,17 +700,24 @@ def photo_blur(model: Model, board: BoardModel, homography: np.ndarray, image: n
 
 def soften(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
            tiles: list[tuple[SquareReading, int]], faces: dict[tuple[str, str], int],
-           doubted: list[tuple[SquareReading, list[int]]] | None = None) -> float:
+           doubted: list[tuple[SquareReading, list[int]]] | None = None
+           ) -> tuple[float, bool]:
     """The extra round blur (one of SOFTEN, photo px) under which sure ``tiles``' own
     fruits, drawn over the photo's blur, fit the photo best where their fruits differ: a
     small print is softer in a photo than the tile's large shapes say (the lens, the
     sensor, JPEG's halved colour, resampling), and a drawing kept sharper makes two
-    fruits look further apart than the photo can show them. When fewer than SOFTEN_TILES
-    of ``tiles`` can be judged, ``doubted`` tiles (reading, its group's faces) make up the
-    number, each softening scored by the face fitting best under it (FEW_FIT)."""
+    fruits look further apart than the photo can show them. With CHROMA each blur is tried
+    with the drawings' colour at half resolution too (JPEG's 4:2:0, which spreads a small
+    icon's colour into the paper round it but not its light) and the pair that fits best
+    is the photo's (the blur, and whether its colour is halved). When fewer than
+    SOFTEN_TILES of ``tiles`` can be judged, ``doubted`` tiles (reading, its group's faces)
+    make up the number, each softening scored by the face fitting best under it
+    (FEW_FIT)."""
     if not SOFTEN_ON:
-        return 0.0
-    misfit = dict.fromkeys(SOFTEN, 0.0)
+        return 0.0, False
+    trials = [(sigma, chroma) for chroma in ((False, True) if CHROMA else (False,))
+              for sigma in SOFTEN]
+    misfit = dict.fromkeys(trials, 0.0)
     used = 0
     for r, _f in tiles[:SOFTEN_TILES]:
         group = group_of((r.name,), r.season, faces) if r.name and r.season else []
@@ -685,22 +727,22 @@ def soften(model: Model, board: BoardModel, homography: np.ndarray, photo: _Phot
         if used >= SOFTEN_TILES:
             break
         used += _soften_trials(model, board, homography, photo, r, group, misfit, True)
-    photo.soften = 0.0
-    return min(SOFTEN, key=misfit.__getitem__)
+    photo.soften, photo.chroma = 0.0, False
+    return min(trials, key=misfit.__getitem__)
 
 
 def _soften_trials(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-                   reading: SquareReading, group: list[int], misfit: dict[float, float],
-                   best: bool) -> bool:
-    """Add to ``misfit`` (by softening) the misfit of ``group``'s first face (``best``: of
-    the best fitting face) on ``reading``'s tile under each softening; False when the tile
-    cannot be judged (nothing added)."""
-    for sigma in SOFTEN:
-        photo.soften = sigma
+                   reading: SquareReading, group: list[int],
+                   misfit: dict[tuple[float, bool], float], best: bool) -> bool:
+    """Add to ``misfit`` (by softening and halved colour) the misfit of ``group``'s first
+    face (``best``: of the best fitting face) on ``reading``'s tile under each; False when
+    the tile cannot be judged (nothing added)."""
+    for sigma, chroma in misfit:
+        photo.soften, photo.chroma = sigma, chroma
         verdict = judge(model, board, homography, photo, reading, group)
         if verdict is None:  # not placed: the same under every softening
             return False
-        misfit[sigma] += verdict.raw_best if best else verdict.raw
+        misfit[(sigma, chroma)] += verdict.raw_best if best else verdict.raw
     return True
 
 
@@ -771,7 +813,8 @@ def prepare(model: Model, board: BoardModel, homography: np.ndarray, image: np.n
     by_confidence += [(r, group[0]) for r, group in doubted][:BLUR_TILES - len(by_confidence)]
     photo.blur = photo_blur(model, board, homography, image, by_confidence)
     examined = sure[::max(1, len(sure) // EXAM)][:EXAM]  # spread over the board
-    photo.soften = soften(model, board, homography, photo, examined, faces, doubted)
+    photo.soften, photo.chroma = soften(model, board, homography, photo, examined, faces,
+                                        doubted)
     marks = exam(model, board, homography, photo, examined, faces)
     if EXAM_MORE and len(marks) < EXAM:  # some could not be judged: the others in turn
         chosen = {id(r) for r, _f in examined}
@@ -842,6 +885,8 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         r.distances["photo_z"] = round(verdict.z, 2)
         r.distances["photo_lean"] = round(verdict.lean, 3)
         r.distances["photo_ecc"] = round(verdict.ecc, 3)
+        r.distances["photo_first"] = float(verdict.winner == candidates[0])
+        r.distances["photo_exam"] = {PASSED: 1.0, FEW: 0.5}.get(outcome, 0.0)
         if settled:
             r.settled(verdict.winner)
             r.confidence = max(0.0, min(1.0, verdict.z / (2 * MIN_Z)))
