@@ -34,7 +34,8 @@ So each look-alike doubt is drawn into the photo:
    candidate wrongly with z 11, in a dark fruit sitting on a dark creature) and beats the
    runner-up clearly (``z`` at least MIN_Z: the misfits' difference over its spread
    under the noise), or it is another face (the doubt's second name, or a fruit it
-   missed) beating the runner-up very clearly (OTHER_Z, on a tile aligned to OTHER_ECC);
+   missed) beating the runner-up very clearly (OTHER_Z, on a tile aligned to OTHER_ECC;
+   the doubt's own second name down to SECOND_ECC);
    the photo lies where the winner's drawing predicts (``lean``, the
    misfits' difference over the drawings' own, within LEAN_MIN..LEAN_MAX: a photo that is
    neither drawing, from glare, a shadow or another tile, lands far off), the tile is
@@ -123,6 +124,23 @@ LEAN_MAX = 1.5
 OTHER = True
 OTHER_Z = 12.0
 OTHER_ECC = 0.95
+#: ... and a verdict naming the doubt's own second candidate (not a fruit it missed: two
+#: looks, the reader's and the drawings', then name one of the same two faces) that clearly
+#: (OTHER_Z, lean, fit, the exam passed, the leaf check after) settles it on an alignment
+#: down to SECOND_ECC, the bar of a close call under glare (GLARE_ECC): a hard photo's blur,
+#: glare or shade lowers the correlation of a tile lying where it is drawn. Hard photos of
+#: seen families (8 each; causes rows carry photo_second): of the second-candidate verdicts
+#: at z 12 or more, lean within range and the exam passed, every one left by ECC alone
+#: (0.717-0.943) named the truth (8172-8226: 11; 8035, 8036, 8042, 8043, 8069, 121, 198,
+#: 287, 1, 44, 54, 61, 80, 81, 8054, 8059: 6); the one wrong such verdict (81, ECC 0.953)
+#: the leaf check stops. Switch off -> on (f5292d2's tree with this): hard 8172-8226 37 /
+#: 817 -> 37 / 805, those 16 families 19 / 305 -> 19 / 300, normal 8172-8226 (8 + 2) 4 / 52
+#: -> 4 / 51; each change a doubt settled right. Fresh 8232-8236 (never run before; off
+#: then on, the same models): normal (20 + 6) 2 / 13 / 116 either way, hard (8) 5 / 90 / 16
+#: -> 5 / 88 / 16 (8234 26 -> 24; each family as many wrong as before). SECOND False:
+#: OTHER_ECC for every other face.
+SECOND = True
+SECOND_ECC = 0.7
 #: A poor photo's close call (the reader's POOR_DOUBT: a name it would have kept in a good
 #: photo) is judged too, among its name's other fruits, and settled to that name by the
 #: gates of a first candidate (MIN_Z, lean, ECC, fit, exam) when the drawings also name
@@ -870,10 +888,12 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         if verdict is None:
             continue
         least_ecc = GLARE_ECC if r.doubt == GLARE_DOUBT else MIN_ECC
+        other = OTHER and not few and len(candidates) == 2 and verdict.z >= OTHER_Z
         settled = (passed and _drawn_clearly(verdict, least_ecc)
                    and (verdict.z >= MIN_Z if verdict.winner == candidates[0] else
-                        OTHER and not few and len(candidates) == 2 and verdict.z >= OTHER_Z
-                        and verdict.ecc >= OTHER_ECC))
+                        other and verdict.ecc >= OTHER_ECC))
+        if SECOND and not settled and other and verdict.winner == candidates[1]:
+            settled = passed and _drawn_clearly(verdict, min(least_ecc, SECOND_ECC))
         if settled and LEAF_CHECK and r.season is not None:
             settled = _holds(model, board, homography, photo, r, verdict.winner,
                              leaves_of(verdict.winner, r.season, faces))
@@ -886,6 +906,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         r.distances["photo_lean"] = round(verdict.lean, 3)
         r.distances["photo_ecc"] = round(verdict.ecc, 3)
         r.distances["photo_first"] = float(verdict.winner == candidates[0])
+        r.distances["photo_second"] = float(verdict.winner in candidates[1:2])
         r.distances["photo_exam"] = {PASSED: 1.0, FEW: 0.5}.get(outcome, 0.0)
         if settled:
             r.settled(verdict.winner)
