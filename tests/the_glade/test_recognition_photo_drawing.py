@@ -187,9 +187,9 @@ def test_the_second_candidate_is_named_only_very_clearly(table, monkeypatch) -> 
 
 def test_the_second_candidate_is_named_on_a_looser_alignment(table, monkeypatch) -> None:
     """SECOND: a verdict naming the reader's own second candidate as clearly as OTHER asks
-    (z OTHER_Z) settles the doubt on an alignment down to SECOND_ECC, under MIN_ECC and
+    (z OTHER_Z) settles the doubt on an alignment down to LOOSE_ECC, under MIN_ECC and
     OTHER_ECC (a hard photo's blur and glare lower the correlation of a tile that lies
-    where it is drawn); off, or SECOND_ECC above the verdict's ECC: left."""
+    where it is drawn); off, or LOOSE_ECC above the verdict's ECC: left."""
     name, _r, out = _second_named(table)
     v = next(iter(out.values()))
     monkeypatch.setattr(photo_drawing, "MIN_ECC", v.ecc + 0.001)
@@ -198,17 +198,47 @@ def test_the_second_candidate_is_named_on_a_looser_alignment(table, monkeypatch)
     _name, r, out = _second_named(table)
     assert r.kind == "uncertain" and not any(v.settled for v in out.values())
     monkeypatch.setattr(photo_drawing, "SECOND", True)
-    monkeypatch.setattr(photo_drawing, "SECOND_ECC", v.ecc - 0.001)
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", v.ecc - 0.001)
     _name, r, out = _second_named(table)
     assert (r.kind, r.name, r.candidates) == ("tile", name, ())
-    monkeypatch.setattr(photo_drawing, "SECOND_ECC", v.ecc + 0.001)
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", v.ecc + 0.001)
     _name, r, out = _second_named(table)
     assert r.kind == "uncertain"
     # not as clearly as OTHER asks: left, however well aligned
-    monkeypatch.setattr(photo_drawing, "SECOND_ECC", 0.0)
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", 0.0)
     monkeypatch.setattr(photo_drawing, "OTHER_Z", v.z + 1.0)
     _name, r, out = _second_named(table)
     assert r.kind == "uncertain"
+
+
+def test_the_first_candidate_named_very_clearly_on_a_looser_alignment(table, monkeypatch
+                                                                       ) -> None:
+    """FIRST_CLEAR: the reader's first candidate named as clearly as OTHER asks (z
+    OTHER_Z, not merely MIN_Z) settles the doubt on an alignment down to LOOSE_ECC, under
+    MIN_ECC; off, LOOSE_ECC above its ECC, or its z under OTHER_Z: left."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+
+    def settled() -> bool:
+        readings = _doubt(table, square, name, _siblings(name)[0])
+        _settle(table, readings)
+        r = next(r for r in readings if r.square == square)
+        return (r.kind, r.name) == ("tile", name)
+
+    readings = _doubt(table, square, name, _siblings(name)[0])
+    v = next(iter(_settle(table, readings).values()))
+    assert v.winner == name and v.z >= photo_drawing.OTHER_Z
+    monkeypatch.setattr(photo_drawing, "MIN_ECC", v.ecc + 0.001)
+    monkeypatch.setattr(photo_drawing, "FIRST_CLEAR", False)
+    assert not settled()
+    monkeypatch.setattr(photo_drawing, "FIRST_CLEAR", True)
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", v.ecc - 0.001)
+    assert settled()
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", v.ecc + 0.001)
+    assert not settled()
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", 0.0)
+    monkeypatch.setattr(photo_drawing, "OTHER_Z", v.z + 1.0)
+    assert not settled()
 
 
 def test_a_missed_fruit_is_not_named_on_a_looser_alignment(table, monkeypatch) -> None:
@@ -224,7 +254,7 @@ def test_a_missed_fruit_is_not_named_on_a_looser_alignment(table, monkeypatch) -
     monkeypatch.setattr(photo_drawing, "MIN_ECC", v.ecc + 0.001)
     monkeypatch.setattr(photo_drawing, "OTHER_ECC", v.ecc + 0.001)
     monkeypatch.setattr(photo_drawing, "SECOND", True)
-    monkeypatch.setattr(photo_drawing, "SECOND_ECC", 0.0)
+    monkeypatch.setattr(photo_drawing, "LOOSE_ECC", 0.0)
     readings = _doubt(table, square, first, second)
     out = _settle(table, readings)
     r = next(r for r in readings if r.square == square)
