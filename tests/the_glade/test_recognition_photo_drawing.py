@@ -241,6 +241,40 @@ def test_the_first_candidate_named_very_clearly_on_a_looser_alignment(table, mon
     assert not settled()
 
 
+def test_a_photo_beyond_the_winner_s_drawing_is_named_when_very_clear(table, monkeypatch
+                                                                        ) -> None:
+    """BEYOND: a doubt's own candidate named as clearly as OTHER asks, on a tile aligned to
+    OTHER_ECC, settles though the photo lies beyond its drawing (lean over LEAN_MAX, up to
+    BEYOND_LEAN); off, BEYOND_LEAN under its lean, or aligned under OTHER_ECC: left. Short
+    of the winner's drawing (lean under LEAN_MIN) nothing changes."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+
+    def settled() -> bool:
+        readings = _doubt(table, square, name, _siblings(name)[0])
+        _settle(table, readings)
+        return next(r for r in readings if r.square == square).kind == "tile"
+
+    readings = _doubt(table, square, name, _siblings(name)[0])
+    v = next(iter(_settle(table, readings).values()))
+    assert v.z >= photo_drawing.OTHER_Z and v.ecc >= photo_drawing.OTHER_ECC
+    monkeypatch.setattr(photo_drawing, "LEAN_MAX", v.lean - 0.01)  # the photo lies beyond
+    monkeypatch.setattr(photo_drawing, "BEYOND", False)
+    assert not settled()
+    monkeypatch.setattr(photo_drawing, "BEYOND", True)
+    monkeypatch.setattr(photo_drawing, "BEYOND_LEAN", v.lean + 0.01)
+    assert settled()
+    monkeypatch.setattr(photo_drawing, "BEYOND_LEAN", v.lean - 0.005)
+    assert not settled()
+    monkeypatch.setattr(photo_drawing, "BEYOND_LEAN", v.lean + 0.01)
+    monkeypatch.setattr(photo_drawing, "OTHER_ECC", v.ecc + 0.001)
+    assert not settled()
+    monkeypatch.setattr(photo_drawing, "OTHER_ECC", 0.0)
+    monkeypatch.setattr(photo_drawing, "LEAN_MAX", 10.0)
+    monkeypatch.setattr(photo_drawing, "LEAN_MIN", v.lean + 0.01)  # short of it
+    assert not settled()
+
+
 def test_a_missed_fruit_is_not_named_on_a_looser_alignment(table, monkeypatch) -> None:
     """SECOND names only the reader's own second candidate: a verdict for a fruit neither
     candidate has (the doubt's two names both wrong) keeps OTHER_ECC."""
