@@ -229,6 +229,7 @@ def test_the_first_candidate_named_very_clearly_on_a_looser_alignment(table, mon
     v = next(iter(_settle(table, readings).values()))
     assert v.winner == name and v.z >= photo_drawing.OTHER_Z
     monkeypatch.setattr(photo_drawing, "MIN_ECC", v.ecc + 0.001)
+    monkeypatch.setattr(photo_drawing, "BEYOND", False)  # (its own gate: ECC OTHER_ECC)
     monkeypatch.setattr(photo_drawing, "FIRST_CLEAR", False)
     assert not settled()
     monkeypatch.setattr(photo_drawing, "FIRST_CLEAR", True)
