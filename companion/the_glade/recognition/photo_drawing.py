@@ -911,15 +911,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         if verdict is None:
             continue
         least_ecc = GLARE_ECC if r.doubt == GLARE_DOUBT else MIN_ECC
-        clear = OTHER and not few and len(candidates) == 2 and verdict.z >= OTHER_Z
-        settled = (passed and _drawn_clearly(verdict, least_ecc)
-                   and (verdict.z >= MIN_Z if verdict.winner == candidates[0] else
-                        clear and verdict.ecc >= OTHER_ECC))
-        own = ((SECOND and verdict.winner == candidates[-1])
-               or (FIRST_CLEAR and verdict.winner == candidates[0]))
-        if own and clear and not settled:
-            settled = passed and (_drawn_clearly(verdict, min(least_ecc, LOOSE_ECC))
-                                  or (BEYOND and _drawn_clearly(verdict, OTHER_ECC, BEYOND_LEAN)))
+        settled = passed and _names(verdict, candidates, least_ecc, few)
         if settled and LEAF_CHECK and r.season is not None:
             settled = _holds(model, board, homography, photo, r, verdict.winner,
                              leaves_of(verdict.winner, r.season, faces))
@@ -941,6 +933,24 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
     if LEAF_VETO and passed and not few:
         _veto_weak_names(model, board, homography, photo, readings, faces)
     return out
+
+
+def _names(verdict: PhotoVerdict, candidates: tuple[str, ...], least_ecc: float,
+           few: bool) -> bool:
+    """Whether ``verdict`` names its winner for a doubt between ``candidates`` (a close
+    call's one name, or a look-alike doubt's two) in a photo whose exam passed (``few``:
+    on too few marks), before the leaf and creature checks: the first candidate at MIN_Z,
+    another face at OTHER_Z on a tile aligned to OTHER_ECC, each drawn clearly (ECC
+    ``least_ecc``); either of the doubt's own two at OTHER_Z also on an alignment down to
+    LOOSE_ECC (SECOND, FIRST_CLEAR) or lying beyond its drawing (BEYOND)."""
+    first = verdict.winner == candidates[0]
+    clear = OTHER and not few and len(candidates) == 2 and verdict.z >= OTHER_Z
+    if _drawn_clearly(verdict, least_ecc) and (
+            verdict.z >= MIN_Z if first else clear and verdict.ecc >= OTHER_ECC):
+        return True
+    own = (FIRST_CLEAR and first) or (SECOND and verdict.winner in candidates[1:2])
+    return own and clear and (_drawn_clearly(verdict, min(least_ecc, LOOSE_ECC))
+                              or (BEYOND and _drawn_clearly(verdict, OTHER_ECC, BEYOND_LEAN)))
 
 
 def _drawn_clearly(verdict: PhotoVerdict, least_ecc: float, most_lean: float | None = None
