@@ -92,7 +92,7 @@ TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034
                    *range(8000, 8005), 413319, 609127, 7301, 7321, 7335,
                    7343, 8030, 8035, 8036, 8042, 8043, 8054, 8059, 8066, 8068, 8069,
                    730520, *range(8060, 8065), *range(8085, 8095), *range(8105, 8115),
-                   *range(8167, 8227), *range(7215, 7225))
+                   *range(8167, 8247), *range(7215, 7225))
 HELD_OUT_FROM = 1000
 
 #: Legibility of the fruit (the one icon look-alike tiles differ by). The issue's premise is
