@@ -35,19 +35,27 @@ def switched_on(monkeypatch) -> None:
     monkeypatch.setattr(photo_drawing, "PHOTO_DRAWING", True)
 
 
+def _photographed(pack, spoil: Degradations | None = None) -> tuple[np.ndarray, dict]:
+    """The table's 7x7 board of ``pack`` laid straight (no jitter: a reading's place is the
+    square's centre) and photographed (``spoil``: the simulator's default), with its
+    truth: the same board and camera on every call."""
+    board = pack.board_for(7, 7)
+    state = sim.random_forest(np.random.default_rng(11), board.geometry, pack, fill=0.8)
+    mp = pytest.MonkeyPatch()
+    mp.setattr(sim, "board_scene", partial(sim.board_scene, askew=0.0, offset=0.0))
+    try:
+        return sim.render_photo(pack, state, 4242, spoil=spoil)
+    finally:
+        mp.undo()
+
+
 @pytest.fixture(scope="module")
 def table(request):
     """A 7x7 board of the family laid straight (no jitter: a reading's place is the
     square's centre), its photo, truth, a model stub with the pack's own faces."""
     pack = family_pack(FAMILY, legible=False)
     board = pack.board_for(7, 7)
-    state = sim.random_forest(np.random.default_rng(11), board.geometry, pack, fill=0.8)
-    mp = pytest.MonkeyPatch()
-    mp.setattr(sim, "board_scene", partial(sim.board_scene, askew=0.0, offset=0.0))
-    try:
-        photo, truth = sim.render_photo(pack, state, 4242)
-    finally:
-        mp.undo()
+    photo, truth = _photographed(pack)
     names = [n for t in pack.tiles for n in [t.tile] * 4]
     seasons = [s for t in pack.tiles for s in [t.season] * 4]
     model = SimpleNamespace(tile_faces=np.stack([tile_drawn(t.image, pack.tile_size)
@@ -780,15 +788,7 @@ def test_halved_colour_spreads_an_icon_s_colour_not_its_light() -> None:
 def _rendered_raw(table) -> np.ndarray:
     """The table's board photographed again by the same camera, its frame never made a
     JPEG (a camera's raw frame)."""
-    pack = table.pack
-    state = sim.random_forest(np.random.default_rng(11), pack.board_for(7, 7).geometry, pack,
-                              fill=0.8)
-    mp = pytest.MonkeyPatch()
-    mp.setattr(sim, "board_scene", partial(sim.board_scene, askew=0.0, offset=0.0))
-    try:
-        raw, truth = sim.render_photo(pack, state, 4242, spoil=Degradations(jpeg=False))
-    finally:
-        mp.undo()
+    raw, truth = _photographed(table.pack, Degradations(jpeg=False))
     assert truth["forest"] == table.truth["forest"]
     return raw
 
