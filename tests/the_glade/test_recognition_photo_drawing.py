@@ -693,15 +693,19 @@ def test_a_close_call_under_glare_the_drawings_name_is_settled(table, monkeypatc
 def _weak_wrong_leaf(table, z: float, part: str = "leaf"
                      ) -> tuple[list[SquareReading], int, str, str]:
     """The board read right but a look-alike doubt (so the drawings are prepared) and one
-    tile named surely on another leaf (``part`` "creature": with another creature) than its
-    own by a first look of ``z``: the readings, that tile's index, its wrong name and its
-    truth."""
+    tile named surely on another leaf (``part`` "creature": with another creature, "fruit":
+    with another fruit) than its own by a first look of ``z``: the readings, that tile's
+    index, its wrong name and its truth."""
     doubted, square = _tiles(table, 3)[1:3]
+    if part == "fruit":  # B4's fruits lie too near its rim to compare: C5, not examined
+        square = _tiles(table, 8)[7]
     truth = table.truth["forest"]["tiles"]
     readings = _doubt(table, doubted, truth[doubted], _siblings(truth[doubted])[0])
     creature, fruit, leaf = truth[square].split("/")
     if part == "leaf":
         wrong = f"{creature}/{fruit}/{next(lf for lf in LEAVES if lf != leaf)}"
+    elif part == "fruit":
+        wrong = _siblings(truth[square])[0]
     else:
         wrong = f"{next(c for c in CREATURES if c != creature)}/{fruit}/{leaf}"
     for r in readings:  # every tile named by as weak a first look: each is checked
@@ -765,6 +769,43 @@ def test_a_weak_sure_name_on_another_creature_is_named_or_doubted(table, monkeyp
                                                   "creature")
     _settle(table, readings)
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
+
+
+def test_a_weak_sure_name_on_another_fruit_is_named_or_doubted(table, monkeypatch) -> None:
+    """FRUIT_VETO: the same among the tile's fruits (its creature and leaf right): named the
+    truth, or with VETO_NAMES off a doubt; off, the wrong fruit is kept. Every other tile,
+    named right by as weak a look, keeps its name."""
+    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3, "fruit")
+    _settle(table, readings)
+    r = readings[i]
+    assert (r.kind, r.name, r.doubt) == ("tile", truth, "")
+    assert [x.square for x in readings if "leaf_veto" in x.distances] == [r.square]
+    monkeypatch.setattr(photo_drawing, "VETO_NAMES", False)
+    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3, "fruit")
+    _settle(table, readings)
+    r = readings[i]
+    assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
+    monkeypatch.setattr(photo_drawing, "FRUIT_VETO", False)
+    readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
+                                                  "fruit")
+    _settle(table, readings)
+    assert (readings[i].kind, readings[i].name) == ("tile", wrong)
+
+
+def test_weak_names_alone_prepare_a_photo_only_when_switched_on(table, monkeypatch) -> None:
+    """A photo with no doubt to settle is not prepared for its weak sure names (the cost:
+    WEAK_PREPARE off), so a wrong one stays; switched on, it is vetoed there too."""
+    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3, "fruit")
+    doubted = next(r for r in readings if r.kind == "uncertain")
+    doubted.kind, doubted.doubt, doubted.candidates = "tile", "", ()
+    before = [(r.kind, r.name) for r in readings]
+    assert _settle(table, readings) == {}
+    assert [(r.kind, r.name) for r in readings] == before
+    assert readings[i].name == wrong
+    monkeypatch.setattr(photo_drawing, "WEAK_PREPARE", True)
+    _settle(table, readings)
+    assert (readings[i].kind, readings[i].name) == ("tile", truth)
+    assert readings[i].distances["leaf_veto"] >= photo_drawing.OTHER_Z
 
 
 def test_halved_colour_spreads_an_icon_s_colour_not_its_light() -> None:

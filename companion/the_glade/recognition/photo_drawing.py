@@ -213,6 +213,26 @@ LEAF_VETO_ECC = 0.95
 #: lean, fit), and of the 7 wrong names one was so named the truth (8199, photo 18, B1:
 #: squirrel named mouse, z 32.9, ECC 0.994).
 CREATURE_VETO = True
+#: ... and among its fruits too (FRUIT_VETO): family 8244 (seen) had a mushroom named
+#: blackberry by a first look of z 2.25 in a photo with doubts (its 8x8 photo 0, A2); the
+#: fruits' drawings name the mushroom. Fresh 8242-8246 normal (20 + 6, seen since) off ->
+#: on 6 / 24 / 111 -> 5 / 24 / 112 wrong / uncertain / boards exactly right; fresh 8247-8251
+#: (never run before, off then on, the same models) normal 2 / 13 / 119 and hard (8) 6 / 72
+#: / 19 either way. With every photo prepared (WEAK_PREPARE) and its exam passed, the
+#: fruits' drawings put 2 of 6,329 weak sure names of seen 8172-8246 (8 normal and 8 hard
+#: photos each) clearly on another fruit, both wrong names and each on its truth (hard
+#: photos): a narrow rule that vetoed no right name there.
+FRUIT_VETO = True
+#: Prepare a photo with no doubt to settle for its weak sure names alone (WEAK_PREPARE).
+#: Not adopted: nearly every photo has some (41 of 52 photos of 8244 and 8246 not prepared
+#: otherwise held 1-10 names of z under 3), and preparing them costs more than the scan
+#: itself: fresh 8242-8246 normal off -> on 6 / 24 / 111 -> 3 / 24 / 114 (three of the six
+#: wrong names vetoed and named right, no right one vetoed; with FRUIT_VETO), but the scan's
+#: median CPU 0.248 -> 0.878 s (the blur found on 8 tiles, 0.25 s; the softening's trials,
+#: 0.18 s; the vetoes, 0.16 s). On seen 8172-8246 so: normal 3 of 5 wrong weak names
+#: vetoed, hard 4 of 47 (their drawings mostly aligned under ECC 0.95 or naming the wrong
+#: name too), no right name of 6,329 vetoed.
+WEAK_PREPARE = False
 #: A veto whose drawings name the other face as clearly as a doubt's other candidate must
 #: be to settle it (OTHER_Z, OTHER_ECC), the winner holding among its own fruits, leaves
 #: and creatures too, names that face instead of doubting (VETO_NAMES). The vetoes of
@@ -896,7 +916,8 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         doubts += [(i, (r.name,), group_of((r.name,), r.season, faces))
                    for i, r in enumerate(readings) if _close_call(r)]
     doubts = [(i, c, g) for i, c, g in doubts if len(g) >= 2]
-    if not doubts:
+    weak = LEAF_VETO and WEAK_PREPARE and any(_weak(r) for r in readings)
+    if not doubts and not weak:
         return out
     photo, marks = prepare(model, board, homography, image, readings, faces)
     if DISSENT and _one_clear_dissent(marks, photo.dissents):
@@ -971,14 +992,14 @@ def _veto_weak_names(model: Model, board: BoardModel, homography: np.ndarray, ph
     its creatures); drawings naming another face clearly (z MIN_Z, ECC LEAF_VETO_ECC, lean
     and fit as for a settled doubt) make it a look-alike doubt between the two, in place."""
     for r in readings:
-        if not (r.kind == "tile" and not r.doubt and r.name is not None
-                and r.season is not None and r.turn is not None
-                and r.distances.get("z", float("inf")) < LEAF_VETO_Z
-                and "photo_drawing" not in r.distances):
+        if not _weak(r):
             continue
+        assert r.name is not None and r.season is not None
         rivals = [leaves_of(r.name, r.season, faces)]
         if CREATURE_VETO:
             rivals.append(creatures_of(r.name, r.season, faces))
+        if FRUIT_VETO:
+            rivals.append(group_of((r.name,), r.season, faces))
         for group in rivals:
             if len(group) < 2:
                 continue
@@ -988,6 +1009,15 @@ def _veto_weak_names(model: Model, board: BoardModel, homography: np.ndarray, ph
                 continue
             _veto(model, board, homography, photo, r, verdict, faces, "leaf_veto")
             break
+
+
+def _weak(r: SquareReading) -> bool:
+    """Whether ``r`` is a tile named surely by a weak first look (z under LEAF_VETO_Z) and
+    not by the drawings: what LEAF_VETO checks."""
+    return (r.kind == "tile" and not r.doubt and r.name is not None
+            and r.season is not None and r.turn is not None
+            and r.distances.get("z", float("inf")) < LEAF_VETO_Z
+            and "photo_drawing" not in r.distances)
 
 
 def _veto(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
