@@ -748,46 +748,27 @@ def test_a_weak_sure_name_the_drawings_put_on_another_leaf_is_named_or_doubted(
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
 
 
-def test_a_weak_sure_name_on_another_creature_is_named_or_doubted(table, monkeypatch
-                                                                  ) -> None:
-    """CREATURE_VETO: the same among the tile's creatures (its fruit and leaf right): named
-    the truth, or with VETO_NAMES off a doubt; off, the wrong creature is kept."""
-    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
-                                                 "creature")
+@pytest.mark.parametrize(("part", "switch"), [("creature", "CREATURE_VETO"),
+                                              ("fruit", "FRUIT_VETO")])
+def test_a_weak_sure_name_on_another_creature_or_fruit_is_named_or_doubted(
+        table, monkeypatch, part: str, switch: str) -> None:
+    """CREATURE_VETO and FRUIT_VETO: the same among the tile's creatures (its fruit and leaf
+    right) and among its fruits (its creature and leaf right): named the truth, every other
+    tile, named right by as weak a look, keeping its name; with VETO_NAMES off a doubt;
+    switched off, the wrong name is kept."""
+    z = photo_drawing.LEAF_VETO_Z / 3
+    readings, i, wrong, truth = _weak_wrong_leaf(table, z, part)
     _settle(table, readings)
     r = readings[i]
     assert (r.kind, r.name, r.doubt) == ("tile", truth, "")
     assert [x.square for x in readings if "leaf_veto" in x.distances] == [r.square]
     monkeypatch.setattr(photo_drawing, "VETO_NAMES", False)
-    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
-                                                 "creature")
+    readings, i, wrong, truth = _weak_wrong_leaf(table, z, part)
     _settle(table, readings)
     r = readings[i]
     assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
-    monkeypatch.setattr(photo_drawing, "CREATURE_VETO", False)
-    readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
-                                                  "creature")
-    _settle(table, readings)
-    assert (readings[i].kind, readings[i].name) == ("tile", wrong)
-
-
-def test_a_weak_sure_name_on_another_fruit_is_named_or_doubted(table, monkeypatch) -> None:
-    """FRUIT_VETO: the same among the tile's fruits (its creature and leaf right): named the
-    truth, or with VETO_NAMES off a doubt; off, the wrong fruit is kept. Every other tile,
-    named right by as weak a look, keeps its name."""
-    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3, "fruit")
-    _settle(table, readings)
-    r = readings[i]
-    assert (r.kind, r.name, r.doubt) == ("tile", truth, "")
-    assert [x.square for x in readings if "leaf_veto" in x.distances] == [r.square]
-    monkeypatch.setattr(photo_drawing, "VETO_NAMES", False)
-    readings, i, wrong, truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3, "fruit")
-    _settle(table, readings)
-    r = readings[i]
-    assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike", (wrong, truth))
-    monkeypatch.setattr(photo_drawing, "FRUIT_VETO", False)
-    readings, i, wrong, _truth = _weak_wrong_leaf(table, photo_drawing.LEAF_VETO_Z / 3,
-                                                  "fruit")
+    monkeypatch.setattr(photo_drawing, switch, False)
+    readings, i, wrong, _truth = _weak_wrong_leaf(table, z, part)
     _settle(table, readings)
     assert (readings[i].kind, readings[i].name) == ("tile", wrong)
 
