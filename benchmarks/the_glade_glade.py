@@ -45,7 +45,7 @@ from companion.the_glade.photo_game import (
     score_readings,
 )
 from companion.the_glade.recognition.enrol import working_board
-from companion.the_glade.recognition.families import HELD_OUT_FROM, FamilyArt
+from companion.the_glade.recognition.families import TUNING_FAMILIES, FamilyArt
 from companion.the_glade.recognition.glade_board import read_glade
 from companion.the_glade.recognition.glade_model import build_glade_model
 from companion.the_glade.recognition.glade_sim import (
@@ -137,7 +137,7 @@ def store_part(family: int, photos: int, cpu: list, wall: list, show: bool = Fal
             if thing.name is None:  # which doubt: two faces alike, or no face at all
                 why = "which counter?" if thing.reason.endswith("?") else thing.reason
                 out["unnamed"][why] = out["unnamed"].get(why, 0) + 1
-        show_this = show and family < HELD_OUT_FROM
+        show_this = show and family in TUNING_FAMILIES
         if show_this:
             print(f" family {family} store photo {k}:")
         errors = _store_errors(reading, truth, pack.counter_size * board.grid.cell, show_this)
@@ -334,7 +334,7 @@ def main() -> None:
                         help="read the games' forests with a model enrolled without its "
                              "look-alike pairs (as figures before 2026-12-05 15:20 were taken)")
     args = parser.parse_args()
-    if args.save is not None and any(f >= HELD_OUT_FROM for f in args.families):
+    if args.save is not None and any(f not in TUNING_FAMILIES for f in args.families):
         parser.error("--save keeps readings to look at: tuning families only")
     print(f"load average at start: {os.getloadavg()}")
     cpu: list[float] = []
