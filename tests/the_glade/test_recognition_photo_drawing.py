@@ -502,6 +502,31 @@ def test_a_doubt_on_the_wrong_leaf_is_not_settled(table) -> None:
     assert v is not None and v.winner == name
 
 
+def test_a_doubt_between_two_leaves_on_the_wrong_fruit_is_not_settled(table, monkeypatch
+                                                                      ) -> None:
+    """FRUIT_CHECK: a doubt between two leaves is judged between its two names alone, so
+    both on another fruit than the tile's, the leaves' comparison names the first (its leaf
+    is right); the fruit check finds the true fruit fits better and leaves the doubt.
+    Switched off, the wrong fruit is named."""
+    square = _tiles(table, 5)[4]  # C2: its leaves' drawings fit closely (B3's do not)
+    name = table.truth["forest"]["tiles"][square]
+    creature, _fruit, leaf = name.split("/")
+    wrong = _siblings(name)[0]
+    other = next(lf for lf in LEAVES if lf != leaf)
+    rival = f"{creature}/{wrong.split('/')[1]}/{other}"
+
+    def settled() -> SquareReading:
+        readings = _doubt(table, square, wrong, rival)
+        _settle(table, readings)
+        return next(r for r in readings if r.square == square)
+
+    r = settled()
+    assert (r.kind, r.candidates) == ("uncertain", (wrong, rival))
+    monkeypatch.setattr(photo_drawing, "FRUIT_CHECK", False)
+    r = settled()
+    assert (r.kind, r.name) == ("tile", wrong)
+
+
 def test_exam_tiles_that_cannot_be_judged_are_replaced(table, monkeypatch) -> None:
     """EXAM_MORE: when the exam's chosen tiles cannot be drawn (here moved off the photo),
     the photo's other sure tiles sit the exam instead, and the doubt is settled; without

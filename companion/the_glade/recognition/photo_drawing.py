@@ -52,7 +52,9 @@ So each look-alike doubt is drawn into the photo:
    look further apart than the photo can show them and a wrong fruit wins "clearly". So an
    extra round blur (one of SOFTEN) is chosen where the exam tiles' own fruits fit best.
 8. **The leaf**: the fruits' comparison does not judge the leaf (it came from the looks):
-   a face of the winner's creature and fruit on another leaf that fits better vetoes it.
+   a face of the winner's creature and fruit on another leaf that fits better vetoes it;
+   nor does a comparison between two leaves (or creatures) judge the fruit: a face of the
+   winner's creature and leaf with another fruit that fits better vetoes it too.
 9. **A poor photo's close calls** (CLOSE_CALLS): a name the reader doubted only because
    the photo is poor is judged the same way among its other fruits, and kept when the
    drawings name it, among its other leaves and among its other creatures too.
@@ -308,6 +310,18 @@ FEW_FIT = False
 #: A doubt settled to a name is vetoed when a face of its creature and fruit on another
 #: leaf fits the photo better (leaves_of): the fruits' comparison does not judge the leaf.
 LEAF_CHECK = True
+#: A doubt settled to a name is vetoed likewise when a face of its creature and leaf with
+#: another fruit fits the photo better, where the doubt's own group did not hold those
+#: faces (FRUIT_CHECK: a doubt between two leaves or two creatures is judged between its
+#: two names alone, and its fruit came from the looks). On seen hard photos (8172-8246, 8
+#: of a 7x7 board each) doubts settled at ECC under 0.9 named 31 squares right and 4 wrong,
+#: three of the four a doubt between two leaves whose both names had the wrong fruit (8235
+#: photos 2 and 3, 8246 photo 4). The 112 seen hard photos with a doubt settled, off -> on:
+#: 21 / 383 -> 19 / 386 wrong / uncertain (two of those three doubted, one right name
+#: doubted: 8186 photo 0, E1); the 13 normal ones unchanged. Fresh 8252-8256 (never run
+#: before; off then on, the same models): normal (20 + 6) 0 / 12 / 120 and hard (8) 2 / 120
+#: / 20 either way.
+FRUIT_CHECK = True
 #: The photo's blur is found on its BLUR_TILES surest tiles.
 BLUR_TILES = 8
 #: The extra round blur of tiny print (photo px) is one of SOFTEN, found on SOFTEN_TILES
@@ -936,6 +950,10 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         if settled and LEAF_CHECK and r.season is not None:
             settled = _holds(model, board, homography, photo, r, verdict.winner,
                              leaves_of(verdict.winner, r.season, faces))
+        if settled and FRUIT_CHECK and r.season is not None:
+            fruits = group_of((verdict.winner,), r.season, faces)
+            settled = set(fruits) <= set(group) or _holds(
+                model, board, homography, photo, r, verdict.winner, fruits)
         if settled and len(candidates) == 1 and r.season is not None:  # a close call
             settled = _holds(model, board, homography, photo, r, verdict.winner,
                              creatures_of(verdict.winner, r.season, faces))
