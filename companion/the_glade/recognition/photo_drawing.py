@@ -560,6 +560,10 @@ class _Placed:
     where: np.ndarray
     kern: int
     ecc: float
+    #: what every comparison on this placing shares (the faces under its kernel, the
+    #: places where they differ), worked out on first use: the softening's trials and
+    #: the exam judge the same placing again and again
+    kept: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 def _place(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
@@ -648,35 +652,23 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     at = _place(model, board, homography, photo, reading, group)
     if at is None:
         return None
-    roi, shown, shared, kern = at.roi, at.shown, at.shared, at.kern
-    blurred = {f: cv2.filter2D(shown[f], -1, KERNELS[kern][3]) for f in group}
+    if "places" not in at.kept:
+        at.kept["blurred"] = {f: cv2.filter2D(at.shown[f], -1, KERNELS[at.kern][3])
+                              for f in group}
+        at.kept["places"] = _places(at)
+        at.kept["tile"] = LightFit(at.roi, at.shared)
+    blurred = at.kept["blurred"]
     if photo.soften:  # tiny print is softer in the photo than the large shapes say
         blurred = {f: cv2.GaussianBlur(b, (0, 0), photo.soften) for f, b in blurred.items()}
     if photo.chroma:  # the photo's colour at half its resolution (JPEG's 4:2:0)
         blurred = {f: _chroma_halved(b) for f, b in blurred.items()}
-    count, labels, stats, _centres = cv2.connectedComponentsWithStats(
-        (at.where > DIFFER).astype(np.uint8))
     total = dict.fromkeys(group, 0.0)
     apart: dict[tuple[int, int], float] = {}
     values = 0.0
     raws = dict.fromkeys(group, 0.0)
-    tile_gain = LightFit(roi, shared).light(blurred[group[0]])[1] if LIGHT_PRIOR else None
-    for c in range(1, count):
-        x, y, ww, hh, area = (int(v) for v in stats[c])
-        if area < 4:
-            continue
-        pad = max(MIN_PAD, int(LIGHT_PAD * max(ww, hh)))
-        win = (slice(max(0, y - pad), min(roi.shape[0], y + hh + pad)),
-               slice(max(0, x - pad), min(roi.shape[1], x + ww + pad)))
-        if shared[win].sum() < MIN_SHARED:
-            continue
-        seen = roi[win]
-        place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
-        if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
-            continue  # washed out by glare: nothing to compare
-        fit = LightFit(seen, shared[win])
+    tile_gain = at.kept["tile"].light(blurred[group[0]])[1] if LIGHT_PRIOR else None
+    for win, seen, fit, weight in at.kept["places"]:
         noise = max(fit.light(blurred[group[0]][win], tile_gain, LIGHT_PRIOR)[0] / 3, 1.0)
-        weight = place.astype(np.float32)[..., None]
         predicted = {}
         for f in group:
             _m, gain, offset = fit.light(blurred[f][win], tile_gain, LIGHT_PRIOR)
@@ -693,6 +685,32 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     if not values:
         return None
     return at, total, apart, values, raws
+
+
+def _places(at: _Placed) -> list[tuple[tuple[slice, slice], np.ndarray, LightFit,
+                                         np.ndarray]]:
+    """The places where ``at``'s faces differ that can be compared (see compare): each
+    one's window on the tile, the photo there, its fit on the shared parts round it and
+    its weights (the place, a pixel wider)."""
+    count, labels, stats, _centres = cv2.connectedComponentsWithStats(
+        (at.where > DIFFER).astype(np.uint8))
+    out = []
+    for c in range(1, count):
+        x, y, ww, hh, area = (int(v) for v in stats[c])
+        if area < 4:
+            continue
+        pad = max(MIN_PAD, int(LIGHT_PAD * max(ww, hh)))
+        win = (slice(max(0, y - pad), min(at.roi.shape[0], y + hh + pad)),
+               slice(max(0, x - pad), min(at.roi.shape[1], x + ww + pad)))
+        if at.shared[win].sum() < MIN_SHARED:
+            continue
+        seen = at.roi[win]
+        place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
+        if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
+            continue  # washed out by glare: nothing to compare
+        out.append((win, seen, LightFit(seen, at.shared[win]),
+                    place.astype(np.float32)[..., None]))
+    return out
 
 
 _HALF = np.array([1, 3, 3, 1], np.float32) / 8
