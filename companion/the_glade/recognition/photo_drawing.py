@@ -1025,8 +1025,9 @@ def _veto_weak_names(model: Model, board: BoardModel, homography: np.ndarray, ph
                      ) -> None:
     """LEAF_VETO: each tile named surely by a weak first look (z under LEAF_VETO_Z), in a
     photo the drawings are prepared for, is judged among its leaves (and with CREATURE_VETO
-    its creatures); drawings naming another face clearly (z MIN_Z, ECC LEAF_VETO_ECC, lean
-    and fit as for a settled doubt) make it a look-alike doubt between the two, in place."""
+    its creatures, with FRUIT_VETO its fruits); drawings naming another face clearly (z
+    MIN_Z, ECC LEAF_VETO_ECC, lean and fit as for a settled doubt) veto it (see _veto), in
+    place."""
     for r in readings:
         if not _weak(r):
             continue
