@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import cv2
@@ -81,6 +82,8 @@ from companion.vision.blur import kernel_bank
 from companion.vision.patches import LightFit
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from companion.the_glade.recognition.model import BoardModel
     from companion.the_glade.recognition.reader import SquareReading
 
@@ -560,10 +563,45 @@ class _Placed:
     where: np.ndarray
     kern: int
     ecc: float
-    #: what every comparison on this placing shares (the faces under its kernel, the
-    #: places where they differ), worked out on first use: the softening's trials and
-    #: the exam judge the same placing again and again
-    kept: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # What every comparison on this placing shares, worked out on first use: the
+    # softening's trials and the exam judge the same placing again and again.
+
+    @cached_property
+    def blurred(self) -> dict[int, np.ndarray]:
+        """Each face as drawn, under the placing's kernel."""
+        return {f: cv2.filter2D(face, -1, KERNELS[self.kern][3])
+                for f, face in self.shown.items()}
+
+    @cached_property
+    def tile_fit(self) -> LightFit:
+        """The whole tile's fit on the parts every face shares."""
+        return LightFit(self.roi, self.shared)
+
+    @cached_property
+    def places(self) -> list[tuple[tuple[slice, slice], np.ndarray, LightFit, np.ndarray]]:
+        """The places where the faces differ that can be compared (see compare): each
+        one's window on the tile, the photo there, its fit on the shared parts round it and
+        its weights (the place, a pixel wider)."""
+        count, labels, stats, _centres = cv2.connectedComponentsWithStats(
+            (self.where > DIFFER).astype(np.uint8))
+        out = []
+        for c in range(1, count):
+            x, y, ww, hh, area = (int(v) for v in stats[c])
+            if area < 4:
+                continue
+            pad = max(MIN_PAD, int(LIGHT_PAD * max(ww, hh)))
+            win = (slice(max(0, y - pad), min(self.roi.shape[0], y + hh + pad)),
+                   slice(max(0, x - pad), min(self.roi.shape[1], x + ww + pad)))
+            if self.shared[win].sum() < MIN_SHARED:
+                continue
+            seen = self.roi[win]
+            place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
+            if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
+                continue  # washed out by glare: nothing to compare
+            out.append((win, seen, LightFit(seen, self.shared[win]),
+                        place.astype(np.float32)[..., None]))
+        return out
 
 
 def _place(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
@@ -652,12 +690,7 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     at = _place(model, board, homography, photo, reading, group)
     if at is None:
         return None
-    if "places" not in at.kept:
-        at.kept["blurred"] = {f: cv2.filter2D(at.shown[f], -1, KERNELS[at.kern][3])
-                              for f in group}
-        at.kept["places"] = _places(at)
-        at.kept["tile"] = LightFit(at.roi, at.shared)
-    blurred = at.kept["blurred"]
+    blurred = at.blurred
     if photo.soften:  # tiny print is softer in the photo than the large shapes say
         blurred = {f: cv2.GaussianBlur(b, (0, 0), photo.soften) for f, b in blurred.items()}
     if photo.chroma:  # the photo's colour at half its resolution (JPEG's 4:2:0)
@@ -666,8 +699,8 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     apart: dict[tuple[int, int], float] = {}
     values = 0.0
     raws = dict.fromkeys(group, 0.0)
-    tile_gain = at.kept["tile"].light(blurred[group[0]])[1] if LIGHT_PRIOR else None
-    for win, seen, fit, weight in at.kept["places"]:
+    tile_gain = at.tile_fit.light(blurred[group[0]])[1] if LIGHT_PRIOR else None
+    for win, seen, fit, weight in at.places:
         noise = max(fit.light(blurred[group[0]][win], tile_gain, LIGHT_PRIOR)[0] / 3, 1.0)
         predicted = {}
         for f in group:
@@ -685,32 +718,6 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     if not values:
         return None
     return at, total, apart, values, raws
-
-
-def _places(at: _Placed) -> list[tuple[tuple[slice, slice], np.ndarray, LightFit,
-                                         np.ndarray]]:
-    """The places where ``at``'s faces differ that can be compared (see compare): each
-    one's window on the tile, the photo there, its fit on the shared parts round it and
-    its weights (the place, a pixel wider)."""
-    count, labels, stats, _centres = cv2.connectedComponentsWithStats(
-        (at.where > DIFFER).astype(np.uint8))
-    out = []
-    for c in range(1, count):
-        x, y, ww, hh, area = (int(v) for v in stats[c])
-        if area < 4:
-            continue
-        pad = max(MIN_PAD, int(LIGHT_PAD * max(ww, hh)))
-        win = (slice(max(0, y - pad), min(at.roi.shape[0], y + hh + pad)),
-               slice(max(0, x - pad), min(at.roi.shape[1], x + ww + pad)))
-        if at.shared[win].sum() < MIN_SHARED:
-            continue
-        seen = at.roi[win]
-        place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
-        if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
-            continue  # washed out by glare: nothing to compare
-        out.append((win, seen, LightFit(seen, at.shared[win]),
-                    place.astype(np.float32)[..., None]))
-    return out
 
 
 _HALF = np.array([1, 3, 3, 1], np.float32) / 8
@@ -964,17 +971,9 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         if verdict is None:
             continue
         least_ecc = GLARE_ECC if r.doubt == GLARE_DOUBT else MIN_ECC
-        settled = passed and _names(verdict, candidates, least_ecc, few)
-        if settled and LEAF_CHECK and r.season is not None:
-            settled = _holds(model, board, homography, photo, r, verdict.winner,
-                             leaves_of(verdict.winner, r.season, faces))
-        if settled and FRUIT_CHECK and r.season is not None:
-            fruits = group_of((verdict.winner,), r.season, faces)
-            settled = set(fruits) <= set(group) or _holds(
-                model, board, homography, photo, r, verdict.winner, fruits)
-        if settled and len(candidates) == 1 and r.season is not None:  # a close call
-            settled = _holds(model, board, homography, photo, r, verdict.winner,
-                             creatures_of(verdict.winner, r.season, faces))
+        settled = passed and _names(verdict, candidates, least_ecc, few) and all(
+            _holds(model, board, homography, photo, r, verdict.winner, rivals)
+            for rivals in _checks(verdict.winner, r.season, candidates, group, faces))
         verdict = replace(verdict, settled=settled)
         out[i] = verdict
         r.distances["photo_z"] = round(verdict.z, 2)
@@ -990,6 +989,24 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
     if LEAF_VETO and passed and not few:
         _veto_weak_names(model, board, homography, photo, readings, faces)
     return out
+
+
+def _checks(winner: str, season: str | None, candidates: tuple[str, ...], group: list[int],
+            faces: dict[tuple[str, str], int]) -> Iterator[list[int]]:
+    """The faces a doubt settled to ``winner`` is checked against, in turn (each its face
+    first; see _holds): its other leaves (LEAF_CHECK), its other fruits where the doubt's
+    ``group`` did not hold them (FRUIT_CHECK), and for a close call (one candidate) its
+    other creatures."""
+    if season is None:
+        return
+    if LEAF_CHECK:
+        yield leaves_of(winner, season, faces)
+    if FRUIT_CHECK:
+        fruits = group_of((winner,), season, faces)
+        if not set(fruits) <= set(group):
+            yield fruits
+    if len(candidates) == 1:
+        yield creatures_of(winner, season, faces)
 
 
 def _names(verdict: PhotoVerdict, candidates: tuple[str, ...], least_ecc: float,
