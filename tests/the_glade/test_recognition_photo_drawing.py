@@ -659,17 +659,18 @@ def test_the_exam_s_outcome(monkeypatch) -> None:
     assert photo_drawing.exam_outcome([]) == photo_drawing.FAILED
 
 
-def _glared(table, square: str) -> np.ndarray:
+def _glared(table, square: str, peak: float = 100.0) -> np.ndarray:
     """The table's photo, its exposure lowered (as the simulator's camera keeps highlights
     in range), with a patch of glare over ``square``'s tile: a round veil of white light
-    about half a tile across, as bright as the simulator's strong glare."""
+    about half a tile across, ``peak`` grey levels at its centre (100: as bright as the
+    simulator's strong glare)."""
     cx, cy = sim.square_centre(table.board.grid, Square.parse(square))
     x, y = project(table.homography, np.array([[cx, cy]], np.float64))[0]
     side = float(np.linalg.norm(project(table.homography, np.array(
         [[cx + table.board.grid.cell, cy]], np.float64))[0] - [x, y]))
     h, w = table.photo.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w]
-    veil = 100.0 * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * (0.3 * side) ** 2))
+    veil = peak * np.exp(-((xx - x) ** 2 + (yy - y) ** 2) / (2 * (0.3 * side) ** 2))
     return np.clip(0.75 * table.photo.astype(np.float32) + veil[..., None], 0, 255
                    ).astype(np.uint8)
 
@@ -689,7 +690,8 @@ def test_a_close_call_under_glare_the_drawings_name_is_settled(table, monkeypatc
     """GLARE_CALLS: a tile named by a close call under a patch of glare is judged as a poor
     photo's close call, its alignment held to GLARE_ECC only (the glare lowers the
     correlation MIN_ECC asks of a tile in plain light): named when the drawings name it;
-    left a doubt when a leaf sibling fits it better under a heavier veil, when the name is
+    left a doubt when a leaf sibling fits it better under a heavier veil (here the tile
+    cannot be placed among its leaves: VEILED_CALLS keeps no name then), when the name is
     another fruit's, or switched off. The same tile as a poor photo's close call is held to
     MIN_ECC and stays a doubt."""
     monkeypatch.setattr(photo_drawing, "GLARE_CALLS", True)
@@ -860,3 +862,69 @@ def test_a_jpeg_s_halved_colour_is_found_on_its_sure_tiles(table, monkeypatch) -
     assert chosen(jpeg)
     monkeypatch.setattr(photo_drawing, "CHROMA", False)
     assert not chosen(jpeg)
+
+
+def _unprinted_leaf(square: str, table, peak: float) -> SimpleNamespace:
+    """The table with ``square``'s tile printed without its leaf (painted the tile's paper
+    where its leaf siblings differ from it) and glare over it (``peak``, as _glared): a
+    print the glare washed out, the model still holding the pack's printed faces."""
+    pack = family_pack(FAMILY, legible=False)
+    name = table.truth["forest"]["tiles"][square]
+    season = table.truth["seasons"][square]
+    creature, fruit, _leaf = name.split("/")
+    face = next(t for t in pack.tiles if (t.tile, t.season) == (name, season))
+    img = face.image.astype(np.int16)
+    differ = np.zeros(img.shape[:2], bool)
+    for t in pack.tiles:
+        if t.season == season and t.tile != name and t.tile.split("/")[:2] == [creature, fruit]:
+            differ |= np.abs(t.image.astype(np.int16) - img).max(-1) > photo_drawing.DIFFER
+    differ = cv2.dilate(differ.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    face.image = face.image.copy()
+    face.image[differ] = np.median(face.image[~differ].reshape(-1, 3), axis=0)
+    photo, _truth = _photographed(pack)
+    washed = SimpleNamespace(**{**vars(table), "photo": photo})
+    return SimpleNamespace(**{**vars(table), "photo": _glared(washed, square, peak)})
+
+
+def test_a_veiled_close_call_under_glare_is_kept_when_its_leaf_shows(table, monkeypatch
+                                                                     ) -> None:
+    """VEILED_CALLS: a close call under glare whose leaf a heavier veil puts in question is
+    named when the drawings name its leaf clearly among its leaves and tell it from no leaf
+    at all (BLANK), under a light glare; under a strong one this family's leaves, large,
+    leave too little of the tile shared to place it by among its leaves: a check that
+    cannot judge fails, and it stays a doubt, where a close call under the same glare whose
+    leaf no veil puts in question is named. Switched off, it stays a doubt."""
+    square = _tiles(table, 3)[2]
+    name = table.truth["forest"]["tiles"][square]
+
+    def settled(peak: float, veiled: bool = True) -> SquareReading:
+        glared = SimpleNamespace(**{**vars(table), "photo": _glared(table, square, peak)})
+        readings = _glare_lit(glared, square, name, veiled=veiled)
+        _settle(glared, readings)
+        return next(r for r in readings if r.square == square)
+
+    monkeypatch.setattr(photo_drawing, "VEILED_CALLS", True)
+    r = settled(40.0)
+    assert (r.kind, r.name, r.doubt) == ("tile", name, "")
+    assert settled(100.0).kind == "uncertain"
+    assert settled(100.0, veiled=False).kind == "tile"
+    monkeypatch.setattr(photo_drawing, "VEILED_CALLS", False)
+    assert settled(40.0).kind == "uncertain"
+
+
+def test_a_leaf_is_told_from_no_leaf_where_it_shows(table) -> None:
+    """The BLANK pseudo-face (the tile's face, its leaf unprinted): the printed tile's own
+    face beats it, and a tile printed without its leaf is named BLANK ('') against its
+    face, so _leaf_shown fails there."""
+    square = _tiles(table, 3)[2]
+    name = table.truth["forest"]["tiles"][square]
+    for t, printed in ((SimpleNamespace(**{**vars(table), "photo": _glared(table, square, 40.0)}),
+                        True), (_unprinted_leaf(square, table, 40.0), False)):
+        r = _reading(t, square, name)
+        photo = photo_drawing._Photo(t.photo)
+        v = photo_drawing.judge(table.model, table.board, table.homography, photo, r,
+                                [table.faces[(name, r.season)], photo_drawing.BLANK])
+        assert v is not None and v.winner == (name if printed else "")
+        assert photo_drawing._leaf_shown(table.model, table.board, table.homography, photo,
+                                         r, name, table.faces, photo_drawing.GLARE_ECC,
+                                         False) == printed
