@@ -426,9 +426,9 @@ def _neighbours(k: int) -> list[int]:
 
 @dataclass(frozen=True)
 class PhotoVerdict:
-    """The drawings' evidence on one tile: the best face's name, its misfit and the
-    runner-up's where the faces differ (noise units, summed), how far apart their two
-    drawings are there (``apart``, the same units), the values compared, the ECC
+    """The drawings' evidence on one tile: the best face's name ('' for BLANK), its misfit
+    and the runner-up's where the faces differ (noise units, summed), how far apart their
+    two drawings are there (``apart``, the same units), the values compared, the ECC
     correlation and the blur found; ``settled`` once judged."""
 
     winner: str
@@ -1014,7 +1014,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         probe = _Photo(image)
         doubts = [(i, c, g) for i, c, g in doubts if "veiled_leaf" not in readings[i].distances
                   or _place(model, board, homography, probe, readings[i],
-                            leaves_of(c[0], readings[i].season, faces)) is not None]
+                            leaves_of(c[0], readings[i].season or "", faces)) is not None]
     weak = LEAF_VETO and WEAK_PREPARE and any(_weak(r) for r in readings)
     if not doubts and not weak:
         return out
@@ -1187,7 +1187,8 @@ def _veto_names(model: Model, board: BoardModel, homography: np.ndarray, photo: 
 def _close_call(r: SquareReading) -> bool:
     """Whether ``r`` is a close call the drawings may settle: a poor photo's (POOR_DOUBT)
     or, with GLARE_CALLS, one under glare (GLARE_DOUBT) whose leaf no heavier veil puts in
-    question; its name, season and turn kept."""
+    question (with VEILED_CALLS, one whose leaf it does too: settle keeps its name only
+    where _leaf_shown); its name, season and turn kept."""
     glare = (GLARE_CALLS and r.doubt == GLARE_DOUBT
              and (VEILED_CALLS or "veiled_leaf" not in r.distances))
     return (r.kind == "uncertain" and (r.doubt == POOR_DOUBT or glare) and r.name is not None
