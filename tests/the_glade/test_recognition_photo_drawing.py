@@ -928,3 +928,30 @@ def test_a_leaf_is_told_from_no_leaf_where_it_shows(table) -> None:
         assert photo_drawing._leaf_shown(table.model, table.board, table.homography, photo,
                                          r, name, table.faces, photo_drawing.GLARE_ECC,
                                          False) == printed
+
+
+def test_a_fruit_partly_clipped_by_glare_is_compared_where_it_is_not(table, monkeypatch
+                                                                    ) -> None:
+    """UNCLIPPED (with MAX_SATURATED raised to 0.3 by it): under a glare that clips part of
+    a tile's print, its fruit (more than 0.05 of it clipped) is compared on its unclipped
+    pixels, lit from the unclipped paper round it, and the close call is named; as before
+    (0.05, every pixel compared) the place is not compared and the call stays a doubt with
+    no verdict."""
+    monkeypatch.setattr(photo_drawing, "GLARE_CALLS", True)
+    square = _tiles(table, 3)[2]
+    name = table.truth["forest"]["tiles"][square]
+    glared = SimpleNamespace(**{**vars(table), "photo": _glared(table, square, 130.0)})
+
+    def settled() -> SquareReading:
+        readings = _glare_lit(glared, square, name)
+        _settle(glared, readings)
+        return next(r for r in readings if r.square == square)
+
+    monkeypatch.setattr(photo_drawing, "UNCLIPPED", True)
+    monkeypatch.setattr(photo_drawing, "MAX_SATURATED", 0.3)
+    r = settled()
+    assert (r.kind, r.name, r.doubt) == ("tile", name, "")
+    monkeypatch.setattr(photo_drawing, "UNCLIPPED", False)
+    monkeypatch.setattr(photo_drawing, "MAX_SATURATED", 0.05)
+    r = settled()
+    assert r.kind == "uncertain" and "photo_z" not in r.distances

@@ -385,8 +385,23 @@ LIGHT_PAD = 0.8
 MIN_PAD = 4
 #: Shared pixels needed round a place to light it.
 MIN_SHARED = 30
-#: A place whose photo pixels are this share saturated (glare) is not compared.
-MAX_SATURATED = 0.05
+#: A place whose photo pixels are this share clipped (CLIPPED: glare) is not compared.
+MAX_SATURATED = 0.3
+#: A photo value at least this (any colour) is clipped: the glare on it went beyond what
+#: the sensor records.
+CLIPPED = 250
+#: Clipped pixels say nothing of the print: with UNCLIPPED they are left out of the shared
+#: parts a place (and the whole tile) is lit from and out of the place's own comparison, and
+#: a place is compared on the rest up to MAX_SATURATED of it clipped (0.05 before, with
+#: every pixel compared). Seen normal photos had doubts the drawings placed well but could
+#: not judge, their fruit over 0.05 clipped (8209 8x8 photo 0 C2: 0.11, ECC 0.988). Both on
+#: together (not measured apart), seen 8172-8246 (VEILED_CALLS on): normal (8 + 2 each) 4 /
+#: 71 -> 4 / 69 wrong / uncertain (8221's two glare-lit doubts settled to their true names;
+#: boards exactly right 694 -> 696 of 750), hard (8 each) 55 / 1,027 unchanged (hard photos
+#: are dimmed: their glare rarely clips). Fresh 8262-8266 (never run before; off, then on,
+#: the same models): normal (20 + 6) 0 / 12 / 121 -> 0 / 11 / 122 wrong / uncertain /
+#: exactly right, hard (8) 3 / 58 / 16 either way.
+UNCLIPPED = True
 #: A place's gain (per colour) is shrunk towards the tile's own, fitted on all its shared
 #: parts, as if LIGHT_PRIOR more values (grey levels squared of the drawing's spread, a
 #: value) backed the tile's gain: round a fruit drawn in its own ink on plain paper the
@@ -602,7 +617,7 @@ class _Placed:
     @cached_property
     def tile_fit(self) -> LightFit:
         """The whole tile's fit on the parts every face shares."""
-        return LightFit(self.roi, self.shared)
+        return LightFit(self.roi, _unclipped(self.roi, self.shared))
 
     @cached_property
     def places(self) -> list[tuple[tuple[slice, slice], np.ndarray, LightFit, np.ndarray]]:
@@ -623,11 +638,19 @@ class _Placed:
                 continue
             seen = self.roi[win]
             place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
-            if (seen.max(-1)[place > 0] >= 250).mean() > MAX_SATURATED:
+            if (seen.max(-1)[place > 0] >= CLIPPED).mean() > MAX_SATURATED:
                 continue  # washed out by glare: nothing to compare
-            out.append((win, seen, LightFit(seen, self.shared[win]),
-                        place.astype(np.float32)[..., None]))
+            lit = _unclipped(seen, self.shared[win])
+            if lit.sum() < MIN_SHARED:
+                continue
+            out.append((win, seen, LightFit(seen, lit),
+                        _unclipped(seen, place > 0).astype(np.float32)[..., None]))
         return out
+
+
+def _unclipped(seen: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``mask`` without the pixels of ``seen`` the sensor clipped (UNCLIPPED)."""
+    return mask & (seen.max(-1) < CLIPPED) if UNCLIPPED else mask
 
 
 #: A group's pseudo-face (judge names it ''): its first face with no leaf printed, what a
