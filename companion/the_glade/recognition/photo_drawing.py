@@ -658,20 +658,20 @@ def _unclipped(seen: np.ndarray, mask: np.ndarray) -> np.ndarray:
 BLANK = -1
 
 
+def face_numbers(model: Model) -> dict[tuple[str, str], int]:
+    """The model's tile faces by (name, season): what the groups judged are made of."""
+    return {(model.tile_names[4 * f], model.tile_seasons[4 * f]): f
+            for f in range(len(model.tile_faces))}
+
+
 def _unprinted(model: Model, face: np.ndarray, f: int, turn: int) -> np.ndarray:
     """``face``, face ``f`` as turned ``turn``, painted the paper's colour (the median of
     the rest of the face) wherever a face of its creature and fruit on another leaf differs
     from it: no leaf at all."""
-    name, season = model.tile_names[4 * f], model.tile_seasons[4 * f]
     differ = np.zeros(face.shape[:2], bool)
-    if name.count("/") == 2:
-        creature, fruit, _leaf = name.split("/")
-        for g in range(len(model.tile_faces)):
-            other = model.tile_names[4 * g]
-            if other != name and model.tile_seasons[4 * g] == season \
-                    and other.split("/")[:2] == [creature, fruit]:
-                drawn = np.rot90(model.tile_faces[g], -turn).astype(np.float32)
-                differ |= np.abs(drawn - face).max(-1) > DIFFER
+    for g in leaf_rivals(face_numbers(model), model.tile_names[4 * f], model.tile_seasons[4 * f]):
+        drawn = np.rot90(model.tile_faces[g], -turn).astype(np.float32)
+        differ |= np.abs(drawn - face).max(-1) > DIFFER
     differ = cv2.dilate(differ.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     out = face.copy()
     if differ.any():
@@ -1025,8 +1025,7 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
     out: dict[int, PhotoVerdict] = {}
     if not PHOTO_DRAWING or len(model.tile_faces) * 4 != len(model.tile_names):
         return out
-    faces = {(model.tile_names[4 * f], model.tile_seasons[4 * f]): f
-             for f in range(len(model.tile_faces))}
+    faces = face_numbers(model)
     doubts = [(i, r.candidates, group_of(r.candidates, r.season, faces))
               for i, r in enumerate(readings) if r.lookalike_doubt and r.season is not None]
     if CLOSE_CALLS:
@@ -1054,10 +1053,11 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
         if verdict is None:
             continue
         least_ecc = GLARE_ECC if r.doubt == GLARE_DOUBT else MIN_ECC
+        veiled = "veiled_leaf" in r.distances
         settled = passed and _names(verdict, candidates, least_ecc, few) and all(
             _holds(model, board, homography, photo, r, verdict.winner, rivals)
-            for rivals in _checks(verdict.winner, r.season, candidates, group, faces))
-        if settled and "veiled_leaf" in r.distances:
+            for rivals in _checks(verdict.winner, r.season, candidates, group, faces, veiled))
+        if settled and veiled:
             settled = _leaf_shown(model, board, homography, photo, r, verdict.winner, faces,
                                   least_ecc, few)
         verdict = replace(verdict, settled=settled)
@@ -1078,14 +1078,15 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
 
 
 def _checks(winner: str, season: str | None, candidates: tuple[str, ...], group: list[int],
-            faces: dict[tuple[str, str], int]) -> Iterator[list[int]]:
+            faces: dict[tuple[str, str], int], veiled: bool = False) -> Iterator[list[int]]:
     """The faces a doubt settled to ``winner`` is checked against, in turn (each its face
-    first; see _holds): its other leaves (LEAF_CHECK), its other fruits where the doubt's
-    ``group`` did not hold them (FRUIT_CHECK), and for a close call (one candidate) its
-    other creatures."""
+    first; see _holds): its other leaves (LEAF_CHECK; not for a ``veiled`` call, whose
+    leaves _leaf_shown judges more strictly), its other fruits where the doubt's ``group``
+    did not hold them (FRUIT_CHECK), and for a close call (one candidate) its other
+    creatures."""
     if season is None:
         return
-    if LEAF_CHECK:
+    if LEAF_CHECK and not veiled:
         yield leaves_of(winner, season, faces)
     if FRUIT_CHECK:
         fruits = group_of((winner,), season, faces)
