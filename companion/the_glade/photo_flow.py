@@ -213,12 +213,14 @@ def read_forest_photo(ctx: Any, photo: Any) -> dict[str, Any]:
 class Fix:
     """One doubt the players can put right: its ``code``, the photo it is in (0: the glade
     board, n: the n-th player's forest), what it is about (a space, square or colour) and
-    the menu's words."""
+    the menu's words; ``index``: which of its photo's store things in doubt it is (the
+    reading's ``store_doubts``, in order)."""
 
     code: str
     photo: int
     what: str
     words: str
+    index: int = 0
 
 
 def doubts_of(progress: Progress, built: Any = None
@@ -252,8 +254,10 @@ def doubts_of(progress: Progress, built: Any = None
             fixes.append(Fix(SQUARE, i, str(square), f"{name} square {square}"))
         if "store" not in reading:
             fixes.append(Fix(RETAKE, i, "store", f"{name}: store unseen"))
-        for _ in range(int(reading.get("store_uncertain") or 0)):
-            fixes.append(Fix(STORE_THING, i, "store", f"{name} store: a thing"))
+        for k in range(int(reading.get("store_uncertain") or 0)):
+            looks = store_candidates(reading, k, progress.variant)
+            words = " or ".join(thing_words(c) for c in looks) if looks else "a thing"
+            fixes.append(Fix(STORE_THING, i, "store", f"{name} store: {words}", k))
     if not fixes and doubts:
         found = found_counters(state)  # too few or too many of a colour: where, by the buttons
         fixes += [Fix(MISSING_COUNTER, 0, colour, f"A {colour} counter missing")
@@ -311,6 +315,33 @@ def glade_words(label: str) -> str:
         return space_label(parse_tile(label))
     except (CompanionError, KeyError, ValueError):
         return f"Glade {label}"
+
+
+def store_candidates(reading: dict[str, Any], k: int, variant: str
+                     ) -> list[str | dict[str, Any]]:
+    """The two things the ``k``-th store thing in doubt may be, as the scan read them
+    (``store_doubts``; none for a thing that fits no face, or a reading without them): a
+    counter's name, or a match counter's fields (in the matching game only)."""
+    doubts = reading.get("store_doubts")
+    if not isinstance(doubts, list) or k >= len(doubts) or not isinstance(doubts[k], dict):
+        return []
+    out: list[str | dict[str, Any]] = []
+    for c in doubts[k].get("candidates") or ():
+        if isinstance(c, str) or (variant == "matching" and isinstance(c, dict)
+                                  and {"kind", "icon", "value"} <= set(c)):
+            out.append(c)
+    return out
+
+
+def thing_words(thing: str | dict[str, Any]) -> str:
+    """A store thing as a menu names it: "red single", a match counter "mouse/beech 1"."""
+    if isinstance(thing, dict):
+        return f"{thing['icon']} {thing['value']}"
+    return thing.replace("-", " ")
+
+
+def _match_key(m: dict[str, Any]) -> tuple[str, str, int]:
+    return str(m["kind"]), str(m["icon"]), int(m["value"])
 
 
 def counter_choices(progress: Progress) -> list[str]:
@@ -371,16 +402,27 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         options += [(c.replace("-", " "), on_square("counters", c))
                     for c in counter_choices(progress)]
     elif fix.code == STORE_THING:
-        def on_thing(counter: str | None) -> Callable[[Progress], None]:
+        def on_thing(thing: str | dict[str, Any] | None) -> Callable[[Progress], None]:
             def change(p: Progress) -> None:
                 assert p.forests is not None
                 r = p.forests[fix.photo - 1]
                 assert r is not None
                 r["store_uncertain"] = max(0, int(r.get("store_uncertain") or 0) - 1)
-                if counter is not None:
-                    r["store"] = sorted([*r.get("store", []), counter])
+                doubts = r.get("store_doubts")
+                if isinstance(doubts, list) and fix.index < len(doubts):
+                    r["store_doubts"] = doubts[:fix.index] + doubts[fix.index + 1:]
+                if isinstance(thing, dict):
+                    r["store_match_counters"] = sorted(
+                        [*(r.get("store_match_counters") or []), dict(thing)], key=_match_key)
+                elif thing is not None:
+                    r["store"] = sorted([*r.get("store", []), thing])
             return change
-        options += [(c.replace("-", " "), on_thing(c)) for c in counter_choices(progress)]
+        # the two the scan hesitated between first, then every counter in play
+        looks = store_candidates(progress.forests[fix.photo - 1] or {}, fix.index,
+                                 progress.variant)
+        options += [(thing_words(c), on_thing(c)) for c in looks]
+        options += [(c.replace("-", " "), on_thing(c)) for c in counter_choices(progress)
+                    if c not in looks]
         options.append(("Not a counter", on_thing(None)))
     elif fix.code == MISSING_COUNTER:
         for n, (name, _own) in enumerate(progress.players):

@@ -415,6 +415,58 @@ def test_each_doubt_is_named_and_put_right_with_the_buttons(tmp_path: Path,
     assert saved_progress is not None and saved_progress.glade["glade"][space] == counter
 
 
+def test_a_store_thing_in_doubt_offers_its_two_candidates_first(tmp_path: Path,
+                                                                 photos: Photos) -> None:
+    """The scan's ``store_doubts`` name the two faces a "which counter?" doubt is between:
+    the fix says them and offers them first; choosing one puts it in the store."""
+    from companion.the_glade import photo_flow
+
+    emma = photos.forests[1]
+    unnamed = emma["store"].pop(0)
+    other = "blue-double" if unnamed != "blue-double" else "blue-single"
+    emma["store_uncertain"] = 1
+    emma["store_doubts"] = [{"at": [-300.0, 700.0], "candidates": [other, unnamed]}]
+    svc = photo_service(tmp_path)
+    to_score_from_photos(svc)
+    press(svc, *THREE, *[Key.OK] * 8, Key.OK)
+    assert [(f.code, f.photo, f.index, f.words) for f in svc.page.fixes] == [  # type: ignore[attr-defined]
+        (photo_flow.STORE_THING, 2, 0,
+         f"Emma store: {other.replace('-', ' ')} or {unnamed.replace('-', ' ')}")]
+    press(svc, Key.OK, Key.OK)
+    options = list(lines(svc))
+    assert options[:2] == [other.replace("-", " "), unnamed.replace("-", " ")]
+    assert options.count(unnamed.replace("-", " ")) == 1  # not offered twice
+    press(svc, Key.DOWN, Key.OK)
+    assert title(svc) == "Final score"
+    assert list(lines(svc)) == lines_of_sample()
+    saved = photo_flow.ProgressStore(tmp_path).load()
+    assert saved is not None and saved.forests[1] is not None
+    assert saved.forests[1]["store_doubts"] == [] and unnamed in saved.forests[1]["store"]
+
+
+def test_a_match_counter_in_doubt_is_put_right_in_the_matching_game() -> None:
+    """In the matching game a store doubt between two match counters offers both; the one
+    chosen joins the store's match counters. In the basic game they are not offered."""
+    from companion.the_glade import photo_flow
+
+    mouse = {"kind": "creature", "icon": "mouse/beech", "value": 1}
+    toad = {"kind": "creature", "icon": "toad/beech", "value": 1}
+    reading = {"store": ["yellow-single"], "store_match_counters": [], "store_uncertain": 1,
+               "store_doubts": [{"at": [-1.0, 2.0], "candidates": [toad, mouse]}]}
+    fix = photo_flow.Fix(photo_flow.STORE_THING, 1, "store", "Ana store: a thing", 0)
+    players = [("Ana", "yellow"), ("Ben", "blue")]
+    progress = photo_flow.Progress(players, "matching", {}, [copy.deepcopy(reading), {}])
+    options = photo_flow.fix_options(progress, fix)
+    assert [w for w, _ in options[:2]] == ["toad/beech 1", "mouse/beech 1"]
+    options[1][1](progress)
+    assert progress.forests[0] == {
+        "store": ["yellow-single"], "store_match_counters": [mouse], "store_uncertain": 0,
+        "store_doubts": []}
+    basic = photo_flow.Progress(players, "basic", {}, [copy.deepcopy(reading), {}])
+    assert [w for w, _ in photo_flow.fix_options(basic, fix)][:2] == [
+        "yellow single", "yellow double"]
+
+
 def lines_of_sample() -> list[str]:
     from companion.ui.pages import score_lines
 

@@ -43,3 +43,27 @@ def test_the_other_face_must_fit_too() -> None:
     f = PolarMatch(np.array([0.33, 0.37, 0.9]), np.array([0.3, 0.3, 0.8]), (81.0, 81.0))
     _thing, named = _look(-0.6)._describe(f, 8.0, 6.0, 7.0)
     assert not named
+
+
+def test_a_which_counter_doubt_names_its_two_candidates() -> None:
+    """A doubt half way between two faces lists both as the result names them (a match
+    counter's fields; left out when the model reads no match counters), so the table offers
+    them first; a place that fits no face lists none."""
+    from companion.the_glade.recognition.store import StoreReading
+
+    f = PolarMatch(np.array([0.248, 0.254, 0.9]), np.array([0.3, 0.3, 0.8]), (81.0, 81.0))
+    thing, named = _look(0.1)._describe(f, 8.0, 6.0, 7.0)
+    assert not named and thing.candidates == (MATCHES[0], MATCHES[1])
+    thing.name = thing.match = None
+    loose = PolarMatch(np.array([0.6, 0.7, 0.9]), np.array([0.8, 0.8, 0.8]), (81.0, 81.0))
+    nothing, named = _look(0.1)._describe(loose, 8.0, 6.0, 7.0)
+    assert not named and nothing.candidates == ()
+    nothing.name = nothing.match = None
+    reading = StoreReading([thing, nothing], True, (-100.0, 0.0, -1.0, 100.0))
+    assert reading.result(True)["store_doubts"] == [
+        {"at": [round(thing.at[0], 1), round(thing.at[1], 1)],
+         "candidates": [MATCHES[0], MATCHES[1]]},
+        {"at": [round(nothing.at[0], 1), round(nothing.at[1], 1)], "candidates": []}]
+    assert reading.result(False)["store_doubts"][0]["candidates"] == []
+    assert reading.result(True)["store_uncertain"] == 2
+    assert "store_doubts" not in StoreReading([], True, (-100.0, 0.0, -1.0, 100.0)).result(True)

@@ -357,13 +357,17 @@ USE_OWN_DRAWING = True
 
 @dataclass
 class StoreThing:
-    """One thing in the store: a counter's name (or a match counter), or None if unnamed."""
+    """One thing in the store: a counter's name (or a match counter), or None if unnamed.
+    ``candidates``: the two faces a "which counter?" doubt is between, as the result names
+    them (a counter's name, a match counter's fields), so a person puts it right by choosing
+    one; none for a thing that fits no face."""
 
     at: tuple[float, float]                    # board-image px
     name: str | None
     match: dict[str, Any] | None = None
     reason: str = ""
     distances: dict[str, float] = field(default_factory=dict)
+    candidates: tuple[str | dict[str, Any], ...] = ()
 
 
 @dataclass
@@ -385,7 +389,14 @@ class StoreReading:
             out["store_match_counters"] = sorted(
                 (dict(t.match) for t in self.things if t.match is not None),
                 key=lambda m: (m["kind"], m["icon"], m["value"]))
-        out["store_uncertain"] = sum(t.name is None for t in self.things)
+        unnamed = [t for t in self.things if t.name is None]
+        out["store_uncertain"] = len(unnamed)
+        if unnamed:  # where each lies and, for a "which counter?", the two it may be
+            out["store_doubts"] = [
+                {"at": [round(t.at[0], 1), round(t.at[1], 1)],
+                 "candidates": [dict(c) if isinstance(c, dict) else c for c in t.candidates
+                                if with_matches or not isinstance(c, dict)]}
+                for t in unnamed]
         return out
 
 
@@ -690,7 +701,8 @@ class _Look:
                        "second": glade.face_names[second],
                        "shape": round(float(f.shapes.min()), 3), "spread": round(spread, 1),
                        "stands": round(level, 2), "edge": round(edge, 2),
-                       "tint": round(tint, 2), "detail": round(detail, 2)})
+                       "tint": round(tint, 2), "detail": round(detail, 2)},
+            candidates=(_face(glade, best), _face(glade, second)) if d1 <= MAX_FIT else ())
         if strict:
             return thing, (d1 <= UNVEIL_FIT and margin >= NAME_MARGIN and tint >= TINT_THING
                            and thing.distances["shape"] <= LOOSE_SHAPE
@@ -737,6 +749,7 @@ class _Look:
                 s["fit"], s["margin"], own, s["edge"], s["tint"])):
             return True
         thing.reason = f"{names[k]} or {names[j]}?"
+        thing.candidates = (_face(self.glade, k), _face(self.glade, j))
         return False
 
     @staticmethod
@@ -752,6 +765,12 @@ class _Look:
                 or (s["shape"] <= THING_SHAPE and s["edge"] >= OUTLINE)
                 or s["edge"] >= THING_EDGE or s["spread"] >= THING_SPREAD
                 or _faint_outline(thing))
+
+
+def _face(glade: GladeModel, k: int) -> str | dict[str, Any]:
+    """Face ``k`` as the result names it: a counter's name, or a match counter's fields."""
+    match = glade.face_matches[k]
+    return dict(match) if match is not None else glade.face_names[k]
 
 
 def _faint_outline(thing: StoreThing) -> bool:
