@@ -33,9 +33,13 @@ with them fails any check, nothing is settled and the doubts stand as read. The 
 readings are recorded (``settled`` in each reading changed, and :class:`Settled` for the
 report and the table's review), so a person sees what was decided by the rules, and why.
 
+The same counter rules settle a thing in a store the scan hesitated on between two toadstool
+counters (its ``store_doubts`` entry's ``candidates``), as they settle a counter on a square.
+
 Not used: a doubt between a name and "empty" on a square or a centre space, or with no
-candidates (glare, a square not in the photo), and a store's unnamed things (no candidates
-are read for them).
+candidates (glare, a square not in the photo), a store thing that fits no face, and one
+between two match counters (the 48 are each one of a kind, but a match counter in an
+enclosure is not read).
 """
 
 from __future__ import annotations
@@ -57,6 +61,9 @@ TILE_COPIES = TILES_IN_GAME // 64
 #: What a supply space settled bare holds (``Settled.name``).
 EMPTY = "empty"
 
+#: A store thing's label: STORE and its place (1 on) in the reading's ``store_doubts``.
+STORE = "store:"
+
 #: The rules' codes (what ``Settled.rule`` holds).
 TILE_COPIES_RULE, NOT_A_SET, COLOUR_COUNT, COLOUR_NOT_IN_PLAY = (
     "tile-copies", "not-a-set", "colour-count", "colour-not-in-play")
@@ -77,6 +84,8 @@ class Settled:
 
     @property
     def where(self) -> str:
+        if self.label.startswith(STORE):
+            return f"thing {self.label[len(STORE):]} in doubt in the store"
         if _is_square(self.label):
             return f"square {self.label}"
         if (supply := supply_space(self.label)) is not None:
@@ -176,6 +185,23 @@ def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[s
             if (str(label) in unsure and len(names) == 2 and str(names[0]) != str(names[1])
                     and _is_square(str(label))):
                 out.append(Doubted(photo, i, str(label), (str(names[0]), str(names[1]))))
+        out += _store_doubted(photo, i, reading)
+    return out
+
+
+def _store_doubted(photo: str, forest: int, reading: Mapping[str, Any]) -> list[Doubted]:
+    """The store things of a forest's reading in doubt between two toadstool counters (its
+    ``store_doubts``, as many as ``store_uncertain`` counts)."""
+    doubts = reading.get("store_doubts")
+    if not isinstance(doubts, list) or len(doubts) > int(reading.get("store_uncertain") or 0):
+        return []  # not the scan's own list: nothing to reason from
+    out = []
+    for k, entry in enumerate(doubts, start=1):
+        names = entry.get("candidates") if isinstance(entry, dict) else None
+        if (isinstance(names, list) and len(names) == 2
+                and all(isinstance(n, str) and _counter(n) for n in names)
+                and names[0] != names[1]):
+            out.append(Doubted(photo, forest, f"{STORE}{k}", (names[0], names[1])))
     return out
 
 
@@ -351,6 +377,9 @@ def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[st
         target = new_glade if d.forest is None else new_forests[d.forest]
         assert target is not None
         _put(target, d, s)
+    for f in new_forests:  # the store things settled leave their place in the list
+        if f is not None and isinstance(f.get("store_doubts"), list):
+            f["store_doubts"] = [e for e in f["store_doubts"] if e is not None]
     return new_glade, new_forests, [s for _d, s in found]
 
 
@@ -409,7 +438,16 @@ def _consistent(evidence: Evidence, found: list[tuple[Doubted, Settled]]
 
 def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
     """Put the settled name into a reading: no longer uncertain, read as ``s.name``, and
-    listed under ``settled`` with its rule."""
+    listed under ``settled`` with its rule. A store thing's entry in ``store_doubts`` is
+    left None (:func:`settle` drops those once all are put, so the places stay right)."""
+    if d.label.startswith(STORE):
+        reading["store_uncertain"] = max(0, int(reading.get("store_uncertain") or 0) - 1)
+        reading["store_doubts"][int(d.label[len(STORE):]) - 1] = None
+        reading["store"] = sorted([*(reading.get("store") or []), s.name])
+        reading["settled"] = {**(reading.get("settled") or {}),
+                              d.label: {"name": s.name, "ruled_out": s.ruled_out,
+                                        "rule": s.rule, "why": s.why}}
+        return
     reading["uncertain"] = [u for u in reading.get("uncertain") or () if str(u) != d.label]
     for key in ("candidates", "reasons"):
         if isinstance(reading.get(key), dict):

@@ -213,14 +213,15 @@ def read_forest_photo(ctx: Any, photo: Any) -> dict[str, Any]:
 class Fix:
     """One doubt the players can put right: its ``code``, the photo it is in (0: the glade
     board, n: the n-th player's forest), what it is about (a space, square or colour) and
-    the menu's words; ``index``: which of its photo's store things in doubt it is (the
-    reading's ``store_doubts``, in order)."""
+    the menu's words; for a store thing, where it lies (``at``, as the reading's
+    ``store_doubts`` entry has it: the entry it is) and the two it may be (``candidates``)."""
 
     code: str
     photo: int
     what: str
     words: str
-    index: int = 0
+    at: tuple[float, ...] | None = None
+    candidates: tuple[str | dict[str, Any], ...] = ()
 
 
 def doubts_of(progress: Progress, built: Any = None
@@ -255,9 +256,10 @@ def doubts_of(progress: Progress, built: Any = None
         if "store" not in reading:
             fixes.append(Fix(RETAKE, i, "store", f"{name}: store unseen"))
         for k in range(int(reading.get("store_uncertain") or 0)):
-            looks = store_candidates(reading, k, progress.variant)
+            at, looks = store_candidates(reading, k, progress.variant)
             words = " or ".join(thing_words(c) for c in looks) if looks else "a thing"
-            fixes.append(Fix(STORE_THING, i, "store", f"{name} store: {words}", k))
+            fixes.append(Fix(STORE_THING, i, "store", f"{name} store: {words}", at,
+                             tuple(looks)))
     if not fixes and doubts:
         found = found_counters(state)  # too few or too many of a colour: where, by the buttons
         fixes += [Fix(MISSING_COUNTER, 0, colour, f"A {colour} counter missing")
@@ -289,7 +291,12 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
     """The doubts the game's rules settled, each in a short line ("Ana D4: toad/acorn/oak,
     both copies of toad/acorn/maple elsewhere"), for the review and the score (``built``:
     as for :func:`doubts_of`)."""
-    from companion.the_glade.deduction import COLOUR_COUNT, COLOUR_NOT_IN_PLAY, TILE_COPIES_RULE
+    from companion.the_glade.deduction import (
+        COLOUR_COUNT,
+        COLOUR_NOT_IN_PLAY,
+        STORE,
+        TILE_COPIES_RULE,
+    )
 
     words = {TILE_COPIES_RULE: "both copies of {} elsewhere", COLOUR_COUNT: "all 12 {} found",
              COLOUR_NOT_IN_PLAY: "no player has {}"}
@@ -297,6 +304,8 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
     lines = []
     for s in (built or _assembled(progress)).settled:
         where = f"{names.get(s.photo, 'Glade')} {s.label if s.photo in names else ''}".strip()
+        if s.label.startswith(STORE):
+            where = f"{names.get(s.photo, '')} store"
         if s.photo not in names and (supply := supply_space(s.label)) is not None:
             seat, space = supply  # a bare supply space
             where = f"Glade seat {seat} space {space}"
@@ -318,19 +327,21 @@ def glade_words(label: str) -> str:
 
 
 def store_candidates(reading: dict[str, Any], k: int, variant: str
-                     ) -> list[str | dict[str, Any]]:
-    """The two things the ``k``-th store thing in doubt may be, as the scan read them
-    (``store_doubts``; none for a thing that fits no face, or a reading without them): a
-    counter's name, or a match counter's fields (in the matching game only)."""
+                     ) -> tuple[tuple[float, ...] | None, list[str | dict[str, Any]]]:
+    """Where the ``k``-th store thing in doubt lies and the two things it may be, as the
+    scan read them (``store_doubts``; none for a thing that fits no face, or a reading
+    without them): a counter's name, or a match counter's fields (in the matching game
+    only)."""
     doubts = reading.get("store_doubts")
     if not isinstance(doubts, list) or k >= len(doubts) or not isinstance(doubts[k], dict):
-        return []
+        return None, []
+    at = doubts[k].get("at")
     out: list[str | dict[str, Any]] = []
     for c in doubts[k].get("candidates") or ():
         if isinstance(c, str) or (variant == "matching" and isinstance(c, dict)
                                   and {"kind", "icon", "value"} <= set(c)):
             out.append(c)
-    return out
+    return (tuple(at) if isinstance(at, list) else None), out
 
 
 def thing_words(thing: str | dict[str, Any]) -> str:
@@ -409,8 +420,10 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                 assert r is not None
                 r["store_uncertain"] = max(0, int(r.get("store_uncertain") or 0) - 1)
                 doubts = r.get("store_doubts")
-                if isinstance(doubts, list) and fix.index < len(doubts):
-                    r["store_doubts"] = doubts[:fix.index] + doubts[fix.index + 1:]
+                if isinstance(doubts, list):  # the entry it was (those settled stay)
+                    at = [j for j, e in enumerate(doubts) if isinstance(e, dict)
+                          and fix.at is not None and tuple(e.get("at") or ()) == fix.at]
+                    r["store_doubts"] = [e for j, e in enumerate(doubts) if j not in at[:1]]
                 if isinstance(thing, dict):
                     r["store_match_counters"] = sorted(
                         [*(r.get("store_match_counters") or []), dict(thing)], key=_match_key)
@@ -418,8 +431,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                     r["store"] = sorted([*r.get("store", []), thing])
             return change
         # the two the scan hesitated between first, then every counter in play
-        looks = store_candidates(progress.forests[fix.photo - 1] or {}, fix.index,
-                                 progress.variant)
+        looks = list(fix.candidates)
         options += [(thing_words(c), on_thing(c)) for c in looks]
         options += [(c.replace("-", " "), on_thing(c)) for c in counter_choices(progress)
                     if c not in looks]

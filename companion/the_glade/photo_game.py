@@ -111,12 +111,25 @@ def forest_doubts(reading: Mapping[str, Any], photo: str, variant: str) -> list[
                                 "in the photo", "store"))
     unnamed = reading.get("store_uncertain") or 0
     if unnamed:
+        looks = [" or ".join(_thing_name(c) for c in d["candidates"])
+                 for d in reading.get("store_doubts") or ()
+                 if isinstance(d, dict) and isinstance(d.get("candidates"), list)
+                 and d["candidates"]]
         out.append(Doubt(photo, f"{unnamed} thing{'s' if unnamed > 1 else ''} in the store "
-                                "could not be named", "store"))
+                                "could not be named"
+                                + (f" ({'; '.join(looks)}?)" if looks else ""), "store"))
     if variant == "matching" and "store" in reading and "store_match_counters" not in reading:
         out.append(Doubt(photo, "the model knows no match counters, so the store's match "
                                 "counters were not read (enrol them: match_counters)", "store"))
     return out
+
+
+def _thing_name(thing: Any) -> str:
+    """A store thing as the state file names it: a counter, or a match counter
+    ("match counter mouse/beech 1")."""
+    if isinstance(thing, dict):
+        return f"match counter {thing.get('icon')} {thing.get('value')}"
+    return str(thing)
 
 
 @dataclass(frozen=True)
@@ -171,9 +184,16 @@ def assemble(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mappin
     forests = [f if s.forest_photo in unread or new is None else new
                for s, f, new in zip(plan.seats, forests, new_forests, strict=True)]
     state2, doubts2 = _build(plan, glade, forests, extra)
-    if not {str(d) for d in doubts2} <= {str(d) for d in doubts}:
+    if not {_same(d) for d in doubts2} <= {_same(d) for d in doubts}:
         return as_read  # the names settled break a check: the doubts stand as read
     return Built(state2, doubts2, settled, glade, forests)
+
+
+def _same(d: Doubt) -> object:
+    """What a doubt is, to tell one the settled names added from those read: its words, or
+    for a store's its photo alone (its words count the store's things in doubt, fewer once
+    some are settled)."""
+    return (d.photo, d.part) if d.part == "store" else str(d)
 
 
 def _build(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[str, Any]],

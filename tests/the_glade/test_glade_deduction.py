@@ -293,3 +293,88 @@ def test_a_doubt_naming_one_tile_twice_is_left_a_doubt() -> None:
     built = assemble(plan, glade, forests)
     assert [(d.photo, d.place) for d in built.doubts] == [("liz.jpg", "E7")]
     assert built.settled == []
+
+
+def doubt_store_thing(forest: dict[str, Any], counter: str, other: str) -> None:
+    """One of the store's counters as the store scan leaves a "which counter?" doubt: left
+    out of ``store``, counted in ``store_uncertain`` and listed in ``store_doubts`` with the
+    two faces it hesitated between (the other named first)."""
+    forest["store"].remove(counter)
+    forest["store_uncertain"] = forest.get("store_uncertain", 0) + 1
+    forest.setdefault("store_doubts", []).append(
+        {"at": [-300.0, 100.0 * len(forest["store_doubts"])], "candidates": [other, counter]})
+
+
+def test_a_store_thing_of_a_colour_nobody_plays_is_settled() -> None:
+    """Emma's store holds yellow-double twice; one in doubt with green-double (no player
+    is green) is the yellow one, and the game is scored exactly; the review says so."""
+    plan, glade, forests = readings()
+    doubt_store_thing(forests[1], "yellow-double", "green-double")
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert [(s["photo"], s["where"], s["name"], s["ruled_out"], s["rule"]) for s in settled
+            ] == [("emma.jpg", "store:1", "yellow-double", "green-double",
+                   deduction.COLOUR_NOT_IN_PLAY)]
+    assert "emma.jpg: thing 1 in doubt in the store is yellow-double" in report.text
+    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
+                        glade, forests)
+    _state, doubts, fixes = doubts_of(progress)
+    assert doubts == [] and fixes == []
+    assert settled_of(progress) == ["Emma store: yellow-double, no player has green"]
+
+
+def test_two_store_things_one_settled_leave_the_other_a_doubt_with_its_candidates() -> None:
+    """Of two things in doubt in one store, the one the colours settle is put in and the
+    other stays a doubt (its words count one thing now), its candidates kept for the table."""
+    plan, glade, forests = readings()
+    doubt_store_thing(forests[1], "yellow-double", "green-double")
+    doubt_store_thing(forests[1], "yellow-single", "yellow-double")  # no count tells sides
+    built = assemble(plan, glade, forests)
+    assert [(s.label, s.name) for s in built.settled] == [("store:1", "yellow-double")]
+    assert [(d.photo, d.part) for d in built.doubts] == [("emma.jpg", "store")]
+    emma = built.forests[1]
+    assert emma["store_uncertain"] == 1 and emma["store"].count("yellow-double") == 2
+    assert emma["store_doubts"] == [{"at": [-300.0, 100.0],
+                                     "candidates": ["yellow-double", "yellow-single"]}]
+    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
+                        glade, forests)
+    _state, _doubts, fixes = doubts_of(progress)
+    assert [(f.at, f.candidates) for f in fixes] == [
+        ((-300.0, 100.0), ("yellow-double", "yellow-single"))]
+
+
+def test_a_store_thing_in_doubt_with_a_colour_a_counter_of_may_be_missing() -> None:
+    """Of two things in doubt, yellow or green and blue either side: the blue one leaves a
+    blue counter unaccounted for, so the first may be blue as well (a counter the scan hesitated
+    on need not be either of its two names): nothing is settled."""
+    plan, glade, forests = readings()
+    doubt_store_thing(forests[1], "yellow-double", "green-double")
+    doubt_store_thing(forests[1], "blue-single", "blue-double")
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.settled == ()
+
+
+def test_a_store_thing_whose_colours_may_both_be_stays_a_doubt() -> None:
+    """Yellow in doubt with blue in Emma's store, and a blue counter missed elsewhere (Liz's
+    store): neither colour's 12 are all found, so either may lie there: nothing is settled.
+    (With every blue counter found, the thing is yellow: ``colour-count``.)"""
+    plan, glade, forests = readings()
+    doubt_store_thing(forests[1], "yellow-double", "blue-double")
+    forests[LIZ]["store"].remove("blue-single")
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.settled == ()
+    assert [(d.photo, d.part) for d in caught.value.doubts] == [("emma.jpg", "store")]
+    assert "yellow-double" in str(caught.value.doubts[0])  # the doubt names its candidates
+
+
+def test_a_store_thing_of_a_colour_all_found_elsewhere_is_settled() -> None:
+    plan, glade, forests = readings()
+    doubt_store_thing(forests[1], "yellow-double", "blue-double")
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert [(s["where"], s["name"], s["rule"]) for s in settled] == [
+        ("store:1", "yellow-double", deduction.COLOUR_COUNT)]

@@ -429,8 +429,8 @@ def test_a_store_thing_in_doubt_offers_its_two_candidates_first(tmp_path: Path,
     svc = photo_service(tmp_path)
     to_score_from_photos(svc)
     press(svc, *THREE, *[Key.OK] * 8, Key.OK)
-    assert [(f.code, f.photo, f.index, f.words) for f in svc.page.fixes] == [  # type: ignore[attr-defined]
-        (photo_flow.STORE_THING, 2, 0,
+    assert [(f.code, f.photo, f.at, f.words) for f in svc.page.fixes] == [  # type: ignore[attr-defined]
+        (photo_flow.STORE_THING, 2, (-300.0, 700.0),
          f"Emma store: {other.replace('-', ' ')} or {unnamed.replace('-', ' ')}")]
     press(svc, Key.OK, Key.OK)
     options = list(lines(svc))
@@ -453,9 +453,10 @@ def test_a_match_counter_in_doubt_is_put_right_in_the_matching_game() -> None:
     toad = {"kind": "creature", "icon": "toad/beech", "value": 1}
     reading = {"store": ["yellow-single"], "store_match_counters": [], "store_uncertain": 1,
                "store_doubts": [{"at": [-1.0, 2.0], "candidates": [toad, mouse]}]}
-    fix = photo_flow.Fix(photo_flow.STORE_THING, 1, "store", "Ana store: a thing", 0)
     players = [("Ana", "yellow"), ("Ben", "blue")]
     progress = photo_flow.Progress(players, "matching", {}, [copy.deepcopy(reading), {}])
+    at, looks = photo_flow.store_candidates(reading, 0, "matching")
+    fix = photo_flow.Fix(photo_flow.STORE_THING, 1, "store", "Ana store", at, tuple(looks))
     options = photo_flow.fix_options(progress, fix)
     assert [w for w, _ in options[:2]] == ["toad/beech 1", "mouse/beech 1"]
     options[1][1](progress)
@@ -463,6 +464,9 @@ def test_a_match_counter_in_doubt_is_put_right_in_the_matching_game() -> None:
         "store": ["yellow-single"], "store_match_counters": [mouse], "store_uncertain": 0,
         "store_doubts": []}
     basic = photo_flow.Progress(players, "basic", {}, [copy.deepcopy(reading), {}])
+    at, looks = photo_flow.store_candidates(reading, 0, "basic")
+    assert (at, looks) == ((-1.0, 2.0), [])
+    fix = photo_flow.Fix(photo_flow.STORE_THING, 1, "store", "Ana store", at, ())
     assert [w for w, _ in photo_flow.fix_options(basic, fix)][:2] == [
         "yellow single", "yellow double"]
 
