@@ -190,3 +190,47 @@ def test_a_loose_drawing_is_a_faint_counter_only_with_a_close_fit(scores: dict,
     from companion.the_glade.recognition.store import StoreThing, _Look
 
     assert _Look._a_thing(StoreThing((0.0, 0.0), None, distances=scores)) is thing
+
+
+def test_the_overlay_shows_each_store_thing_and_its_doubt_in_red(family) -> None:
+    """The forest scan's overlay draws the store too: its area, each thing a counter wide
+    round where it lies, named with its code, a thing in doubt in red over its two
+    candidates."""
+    from types import SimpleNamespace
+
+    from companion.the_glade.recognition import show
+    from companion.the_glade.recognition.reader import BoardReading
+    from companion.the_glade.recognition.store import StoreThing
+    from companion.vision.overlay import UNSURE
+
+    pack, glade, model = family
+    board = pack.boards[0]
+    forest = random_forest(np.random.default_rng(1), board.geometry, pack)
+    photo, truth = render_forest_photo(pack, glade, forest, ["red-single", "blue-double"], [],
+                                       7, spoil=Degradations(glare=False, clutter=False))
+    store = _read(pack, model, photo, truth)
+    assert sorted(t.name for t in store.things) == ["blue-double", "red-single"]
+    x0, y0, x1, y1 = store.box
+    empty = ((x0 + x1) / 2, y0 + 0.1 * (y1 - y0))
+    assert all(np.hypot(t.at[0] - empty[0], t.at[1] - empty[1]) > 2 * store.diameter
+               for t in store.things)
+    store.things.append(StoreThing(empty, None, reason="red-single or red-double?",
+                                   candidates=("red-single", "red-double")))
+    hm = np.array(truth["homography"])
+    reading = BoardReading(SimpleNamespace(grid=board.grid, geometry=board.geometry),
+                           SimpleNamespace(homography=hm), [])
+    labels = [m.label for m in show.store_marks(store)]
+    assert sorted(labels) == sorted(["b2", "r1", "??\nr1|r2"])
+    plain, drawn = show.draw_overlay(photo, reading), show.draw_overlay(photo, reading, store)
+
+    def around(at: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
+        r = 40
+        y, x = int(c[1]), int(c[0])
+        return plain[y - r:y + r, x - r:x + r], drawn[y - r:y + r, x - r:x + r]
+
+    for t in store.things:
+        before, after = around(t.at)
+        assert (before != after).any(axis=2).mean() > 0.05  # the thing is drawn round
+        red = (after == np.array(UNSURE, np.uint8)).all(axis=2).sum()
+        assert (red > 20) == (t.name is None)

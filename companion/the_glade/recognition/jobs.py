@@ -29,7 +29,7 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
     from companion.the_glade.recognition.model import load_model
     from companion.the_glade.recognition.reader import read_board
     from companion.the_glade.recognition.show import describe_scan, draw_overlay
-    from companion.the_glade.recognition.store import store_fields
+    from companion.the_glade.recognition.store import scan_store
     from companion.vision.image import load_image
     from companion.vision.overlay import write_png
 
@@ -38,9 +38,12 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
     image = load_image(Path(photo))
     reading = read_board(loaded, image)
     data: dict[str, Any] = reading.result()
-    data.update(store_fields(Path(model), loaded, reading, image))  # the store (issue #25)
+    store = scan_store(Path(model), loaded, reading, image)  # the store (issue #25)
+    if store is not None:
+        data.update(store[0].result(store[1]))
     if before is not None:
         data["contradictions"] = contradictions(before, data)
     if overlay is not None:
-        write_png(Path(overlay), draw_overlay(image, reading))
+        write_png(Path(overlay), draw_overlay(image, reading,
+                                              store[0] if store is not None else None))
     return Report(data, describe_scan(data), extras={"seconds": reading.seconds})

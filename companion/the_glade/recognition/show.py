@@ -16,6 +16,7 @@ from companion.the_glade.names import (
     Tile,
 )
 from companion.the_glade.recognition.reader import BoardReading
+from companion.the_glade.recognition.store import StoreReading
 from companion.vision.overlay import Mark, draw
 
 
@@ -118,9 +119,44 @@ def _code(name: str) -> str:
     return tile_code(name) if "/" in name else counter_code(name)
 
 
-def draw_overlay(photo: np.ndarray, reading: BoardReading) -> np.ndarray:
+def thing_code(thing: str | dict[str, Any]) -> str:
+    """A store thing's short code: a counter's (``r2``), a match counter's icon initials and
+    value (``mb1``: mouse on beech, 1 point; ``o4``: the oak leaf counter of 4).
+
+    >>> thing_code({"kind": "creature", "icon": "mouse/beech", "value": 1})
+    'mb1'
+    """
+    if isinstance(thing, dict):
+        icon = str(thing.get("icon", "?"))
+        return "".join(part[:1] for part in icon.split("/")) + str(thing.get("value", ""))
+    return counter_code(thing)
+
+
+def store_marks(store: StoreReading) -> list[Mark]:
+    """Each thing of a store reading as a square a counter wide round it: named with its
+    code, or in doubt ("??", over its two candidates when it has them)."""
+    half = store.diameter / 2
+    marks = []
+    for t in store.things:
+        x, y = t.at
+        corners = np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half],
+                            [x - half, y + half]], float)
+        if t.name is not None:
+            label = thing_code(t.match if t.match is not None else t.name)
+        elif len(t.candidates) == 2:
+            label = f"??\n{thing_code(t.candidates[0])}|{thing_code(t.candidates[1])}"
+        else:
+            label = "??"
+        marks.append(Mark(corners, label, t.name is not None))
+    return marks
+
+
+def draw_overlay(photo: np.ndarray, reading: BoardReading,
+                 store: StoreReading | None = None) -> np.ndarray:
     """The photo with the grid, each square's reading, and unsure squares in red; a
-    look-alike doubt names both candidates ("E4 ??" over "Hao|Hbo")."""
+    look-alike doubt names both candidates ("E4 ??" over "Hao|Hbo"). With ``store``, each
+    thing in the store beside the board too (:func:`store_marks`), the store's area
+    outlined."""
     g = reading.board.grid
     marks = []
     for r in reading.squares:
@@ -142,4 +178,9 @@ def draw_overlay(photo: np.ndarray, reading: BoardReading) -> np.ndarray:
     outline = np.array([[g.left, g.top], [g.left + g.cols * g.cell, g.top],
                         [g.left + g.cols * g.cell, g.top + g.rows * g.cell],
                         [g.left, g.top + g.rows * g.cell]], float)
-    return draw(photo, reading.located.homography, marks, outline)
+    hm = reading.located.homography
+    if store is not None and store.in_view:
+        x0, y0, x1, y1 = store.box
+        area = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+        photo = draw(photo, hm, store_marks(store), area)
+    return draw(photo, hm, marks, outline)

@@ -378,6 +378,8 @@ class StoreReading:
     #: places judged and set aside as nothing (the table's grain, glare, a shadow), with
     #: their scores and why in ``reason``: not in the result, for the benchmark's --show
     dropped: list[StoreThing] = field(default_factory=list)
+    #: a counter's diameter in board-image px (what the overlay draws each thing as)
+    diameter: float = 0.0
 
     def result(self, with_matches: bool) -> dict[str, Any]:
         """The spec's store fields (none when the area is not wholly in the photo)."""
@@ -420,7 +422,7 @@ def read_store(glade: GladeModel, board_image_size: tuple[int, int], counter_px:
     in_view = bool(((corners[:, 0] >= 0) & (corners[:, 0] < fw) & (corners[:, 1] >= 0)
                     & (corners[:, 1] < fh)).all())
     if not in_view:
-        return StoreReading([], False, box)
+        return StoreReading([], False, box, diameter=counter_px)
     scale = WORK_COUNTER / counter_px
     view, fine = rectify(photo, homography, scale, box, 2)
     gain = np.ones(3, np.float32)
@@ -430,7 +432,7 @@ def read_store(glade: GladeModel, board_image_size: tuple[int, int], counter_px:
             gain = np.maximum(measured, 1e-3).astype(np.float32)
     dropped: list[StoreThing] = []
     return StoreReading(_things(glade, view, fine, gain, scale, box, dropped), True, box,
-                        dropped)
+                        dropped, counter_px)
 
 
 def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndarray,
@@ -922,19 +924,28 @@ def store_fields(glade: GladeModel | Path, model: Any, reading: Any, photo: np.n
     photo. A caller reading several photos passes the glade model loaded once: the faces'
     forms for any turn (:attr:`GladeModel.polar`, :attr:`GladeModel.rings`) are made once
     per loaded model, about 0.1 s of CPU."""
+    found = scan_store(glade, model, reading, photo)
+    return {} if found is None else found[0].result(found[1])
+
+
+def scan_store(glade: GladeModel | Path, model: Any, reading: Any, photo: np.ndarray
+               ) -> tuple[StoreReading, bool] | None:
+    """The store beside the forest board of ``reading`` (see :func:`store_fields`), and
+    whether its result reads match counters; None when there is no glade model. The
+    reading's things are what the overlay draws."""
     from companion.the_glade.recognition.glade_model import load_glade_model
 
     if not isinstance(glade, GladeModel):
         glade = load_glade_model(Path(glade))
     if glade is None or not glade.face_names:
-        return {}
+        return None
     board = reading.board
     g = board.grid
     size = board.finder.size
     hm = reading.located.homography
     view, working = border_views(photo, hm, g, size, board.working)
     found = read_store(glade, size, model.counter_size * g.cell, hm, photo, view, working)
-    return found.result(glade.has_matches)
+    return found, glade.has_matches
 
 
 def border_views(photo: np.ndarray, homography: np.ndarray, grid: Any,
