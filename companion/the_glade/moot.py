@@ -13,6 +13,14 @@ tile or bare: when every way of the
 doubted squares the rules allow (a counter lies in an enclosure; the centre square is
 covered) gives every player the same score pad and the same winner, the doubts are moot.
 
+In the matching game, a thing in a store the scan hesitated on between two match counters
+(its ``store_doubts`` entry's two ``candidates``) is moot in the same way: "each match counter
+is worth 1 point except for the leaf match counters, which are worth the points printed on
+them", so two creature or fruit counters score alike, and when every way of the store things
+so doubted (each one of its two, the state file's checks passed: a leaf counter is held once)
+scores alike, they are moot; the state scored is the first of those ways (its score is every
+way's). Any other doubt alongside them is not.
+
 This is for the table (:mod:`photo_flow`), where players would rather not put right a doubt
 that changes nothing; ``score the-glade --photos`` still refuses any doubt, as the spec says.
 
@@ -48,7 +56,8 @@ MAX_SQUARES = 6
 @dataclass(frozen=True)
 class Moot:
     """Doubts that change no score: ``state`` is the game with the doubted squares bare (a
-    state every check passes), scored as every allowed way scores; ``ways``: how many ways
+    state every check passes; for store things, the first allowed way of them), scored as
+    every allowed way scores; ``ways``: how many ways
     of the doubted squares the rules allow."""
 
     state: dict[str, Any]
@@ -67,6 +76,8 @@ def moot(built: Built, photos: Sequence[str]) -> Moot | None:
     doubts = tuple(built.doubts)
     if not doubts or len(doubts) > MAX_SQUARES:
         return None
+    if built.state.get("variant") == "matching" and all(d.part == "store" for d in doubts):
+        return _store_moot(built, photos, doubts)
     if any(d.part != "forest-square" or d.photo not in photos or not d.place for d in doubts):
         return None
     state = copy.deepcopy(built.state)
@@ -99,6 +110,55 @@ def moot(built: Built, photos: Sequence[str]) -> Moot | None:
     if ways == 0:
         return None
     return Moot(state, doubts, ways)
+
+
+def _store_moot(built: Built, photos: Sequence[str], doubts: tuple[Doubt, ...]
+                ) -> Moot | None:
+    """The matching game's store doubts when each is between two match counters and every
+    way of them scores alike (see the module's text), else None."""
+    from companion.the_glade.photo_game import missing_counters
+    from companion.the_glade.scoring import score_game
+    from companion.the_glade.state_file import load_state
+
+    things: list[tuple[int, list[dict[str, Any]]]] = []  # (player, its two candidates)
+    for d in doubts:
+        if d.photo not in photos:
+            return None
+        player = photos.index(d.photo)
+        reading = built.forests[player]
+        entries = reading.get("store_doubts")
+        if (not isinstance(entries, list)
+                or len(entries) != int(reading.get("store_uncertain") or 0)):
+            return None  # a store thing without its candidates, or the store unseen
+        for e in entries:
+            two = e.get("candidates") if isinstance(e, dict) else None
+            if not (isinstance(two, list) and len(two) == 2 and all(
+                    isinstance(c, dict) and {"kind", "icon", "value"} <= set(c) for c in two)):
+                return None  # not two match counters: a counter's colour and side score
+            things.append((player, [dict(c) for c in two]))
+    if not things or len(things) > MAX_SQUARES:
+        return None
+    state = copy.deepcopy(built.state)
+    state.pop("uncertain", None)
+    if missing_counters(state):
+        return None  # a counter the photos missed: a doubt of its own once these are put right
+    scores, first, ways = set(), None, 0
+    for pick in itertools.product((0, 1), repeat=len(things)):
+        way = copy.deepcopy(state)
+        for (player, two), k in zip(things, pick, strict=True):
+            way["players"][player].setdefault("match_counters", []).append(two[k])
+        try:
+            game = load_state(way)
+        except StateError:
+            continue  # a leaf counter held twice, say: not a way the game can be
+        ways += 1
+        first = way if first is None else first
+        scores.add(repr(score_game(game).to_dict()))
+        if len(scores) > 1:
+            return None
+    if first is None:
+        return None
+    return Moot(first, doubts, ways)
 
 
 def _way(state: dict[str, Any], places: list[tuple[int, str]], tiled: tuple[bool, ...]

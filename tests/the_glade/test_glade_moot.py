@@ -145,3 +145,58 @@ def test_the_matching_game_has_no_moot_doubts() -> None:
     assert moot(built, PHOTOS) is not None
     built.state["variant"] = "matching"
     assert moot(built, PHOTOS) is None
+
+
+def _matching_with_store_doubts(*pairs: tuple[int, dict[str, Any], dict[str, Any]]
+                                ) -> tuple[Any, Any, list[dict[str, Any]]]:
+    """The bundled matching game's readings with store match counters made "which
+    counter?" doubts: (player, the counter, the other face it was taken for)."""
+    plan, glade, forests = readings("sample-matching-game.json")
+    for player, real, other in pairs:
+        f = forests[player]
+        f["store_match_counters"].remove(real)
+        f["store_uncertain"] = f.get("store_uncertain", 0) + 1
+        f.setdefault("store_doubts", []).append(
+            {"at": [-200.0, 50.0 * len(f["store_doubts"])], "candidates": [other, real]})
+    return plan, glade, forests
+
+
+HEDGEHOG = {"kind": "creature", "value": 1, "icon": "hedgehog/beech"}
+MOUSE = {"kind": "creature", "value": 1, "icon": "mouse/beech"}
+OAK4 = {"kind": "leaf", "value": 4, "icon": "beech"}
+OAK3 = {"kind": "leaf", "value": 3, "icon": "beech"}
+
+
+def test_a_store_doubt_between_two_one_point_match_counters_is_moot() -> None:
+    """Liz's hedgehog on beech taken for a mouse on beech: either is worth 1 point, so the
+    table scores the game as read without asking (the same score either way)."""
+    plan, glade, forests = _matching_with_store_doubts((0, HEDGEHOG, MOUSE))
+    built = assemble(plan, glade, forests)
+    assert [d.part for d in built.doubts] == ["store"]
+    found = moot(built, [s.forest_photo for s in plan.seats])
+    assert found is not None and found.ways == 2
+    _plan, glade, forests = readings("sample-matching-game.json")
+    assert _score(found.state) == _score(assemble(plan, glade, forests).state)
+
+
+def test_a_store_doubt_between_leaf_counters_of_two_values_is_not_moot() -> None:
+    """Toni's beech leaf counter of 4 or of 3: the values differ, so does the score."""
+    plan, glade, forests = _matching_with_store_doubts((1, OAK4, OAK3))
+    built = assemble(plan, glade, forests)
+    assert moot(built, [s.forest_photo for s in plan.seats]) is None
+
+
+def test_a_store_doubt_with_no_match_counters_to_choose_from_is_not_moot() -> None:
+    """Without its candidates (a thing that fits no face), beside a square in doubt, or in
+    the basic game, a store doubt is never moot."""
+    plan, glade, forests = _matching_with_store_doubts((0, HEDGEHOG, MOUSE))
+    photos = [s.forest_photo for s in plan.seats]
+    bare = [dict(f, store_doubts=[{"at": [0.0, 0.0], "candidates": []}]) if i == 0 else f
+            for i, f in enumerate(forests)]
+    assert moot(assemble(plan, glade, bare), photos) is None
+    forests[1]["uncertain"].append("E5")
+    assert moot(assemble(plan, glade, forests), photos) is None
+    plan, glade, forests = readings()
+    forests[0]["store_uncertain"] = 1
+    forests[0]["store_doubts"] = [{"at": [0.0, 0.0], "candidates": [HEDGEHOG, MOUSE]}]
+    assert moot(assemble(plan, glade, forests), PHOTOS) is None
