@@ -291,6 +291,15 @@ class MatchCounter:
 Token = Counter | MatchCounter
 
 
+def match_counter_set() -> list[tuple[str, str, int]]:
+    """The game's 48 match counters as a state file writes them, (kind, icon, value): a
+    creature and a fruit counter of each leaf, worth 1, and each leaf's counters of 1-4."""
+    out = [("creature", f"{c}/{leaf}", 1) for c in CREATURES for leaf in LEAVES]
+    out += [("fruit", f"{f}/{leaf}", 1) for f in FRUITS for leaf in LEAVES]
+    out += [("leaf", leaf, v) for leaf in LEAVES for v in (1, 2, 3, 4)]
+    return out
+
+
 def supply_space(label: str) -> tuple[str, str] | None:
     """The seat and the space of a glade supply space's label, as the spec writes it
     (``seat-3:1`` -> ``("3", "1")``; ``seat-3`` -> ``("3", "")``), or None for any other label

@@ -344,6 +344,13 @@ def store_candidates(reading: dict[str, Any], k: int, variant: str
     return (tuple(at) if isinstance(at, list) else None), out
 
 
+def match_choices() -> list[dict[str, Any]]:
+    """The game's 48 match counters, as a state file names them."""
+    from companion.the_glade.names import match_counter_set
+
+    return [{"kind": k, "icon": i, "value": v} for k, i, v in match_counter_set()]
+
+
 def thing_words(thing: str | dict[str, Any]) -> str:
     """A store thing as a menu names it: "red single", a match counter "mouse/beech 1"."""
     if isinstance(thing, dict):
@@ -396,7 +403,8 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         reading = progress.forests[fix.photo - 1] or {}
         tiles = [str(t) for t in (reading.get("candidates") or {}).get(fix.what, [])]
 
-        def on_square(kind: str | None, name: str | None) -> Callable[[Progress], None]:
+        def on_square(kind: str | None, name: str | dict[str, Any] | None
+                      ) -> Callable[[Progress], None]:
             def change(p: Progress) -> None:
                 assert p.forests is not None
                 r = p.forests[fix.photo - 1]
@@ -404,14 +412,19 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                 forest = r.setdefault("forest", {"tiles": {}, "counters": {}})
                 forest.setdefault("tiles", {}).pop(fix.what, None)
                 forest.setdefault("counters", {}).pop(fix.what, None)
+                if isinstance(forest.get("match_counters"), dict):
+                    forest["match_counters"].pop(fix.what, None)
                 if kind is not None:
-                    forest[kind][fix.what] = name
+                    forest.setdefault(kind, {})[fix.what] = name
                 unsure_no_more(r, fix.what)
             return change
         options += [(t, on_square("tiles", t)) for t in tiles]
         options.append(("Empty", on_square(None, None)))
         options += [(c.replace("-", " "), on_square("counters", c))
                     for c in counter_choices(progress)]
+        if progress.variant == "matching":  # a match counter played into an enclosure
+            options += [(f"match {thing_words(m)}", on_square("match_counters", m))
+                        for m in match_choices()]
     elif fix.code == STORE_THING:
         def on_thing(thing: str | dict[str, Any] | None) -> Callable[[Progress], None]:
             def change(p: Progress) -> None:

@@ -223,8 +223,14 @@ def _build(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[
             "store": list(reading.get("store") or []),
         }
         if plan.variant == "matching":
+            # the store's, then those in enclosures (a square's match counter: put there by
+            # a person at the table; the forest scan reads none yet, a doubt instead)
             player["match_counters"] = [dict(m) for m in reading.get("store_match_counters")
                                         or []]
+            player["match_counters"] += [
+                {**{k: m[k] for k in ("kind", "icon", "value") if k in m}, "square": str(sq)}
+                for sq, m in sorted((forest.get("match_counters") or {}).items())
+                if isinstance(m, dict)]
         players.append(player)
     state: dict[str, Any] = {
         "game": "the-glade", "variant": plan.variant,

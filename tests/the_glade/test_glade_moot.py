@@ -163,8 +163,9 @@ def _matching_with_store_doubts(*pairs: tuple[int, dict[str, Any], dict[str, Any
 
 HEDGEHOG = {"kind": "creature", "value": 1, "icon": "hedgehog/beech"}
 MOUSE = {"kind": "creature", "value": 1, "icon": "mouse/beech"}
-OAK4 = {"kind": "leaf", "value": 4, "icon": "beech"}
-OAK3 = {"kind": "leaf", "value": 3, "icon": "beech"}
+BEECH4 = {"kind": "leaf", "value": 4, "icon": "beech"}
+BEECH3 = {"kind": "leaf", "value": 3, "icon": "beech"}  # Liz's, in her enclosure E2
+BEECH2 = {"kind": "leaf", "value": 2, "icon": "beech"}
 
 
 def test_a_store_doubt_between_two_one_point_match_counters_is_moot() -> None:
@@ -180,10 +181,15 @@ def test_a_store_doubt_between_two_one_point_match_counters_is_moot() -> None:
 
 
 def test_a_store_doubt_between_leaf_counters_of_two_values_is_not_moot() -> None:
-    """Toni's beech leaf counter of 4 or of 3: the values differ, so does the score."""
-    plan, glade, forests = _matching_with_store_doubts((1, OAK4, OAK3))
+    """Toni's beech leaf counter of 4 or of 2: the values differ, so does the score. Of 4
+    or 3, it is the 4: Liz holds the 3 (one of each), so only one way is left."""
+    plan, glade, forests = _matching_with_store_doubts((1, BEECH4, BEECH2))
     built = assemble(plan, glade, forests)
     assert moot(built, [s.forest_photo for s in plan.seats]) is None
+    plan, glade, forests = _matching_with_store_doubts((1, BEECH4, BEECH3))
+    found = moot(assemble(plan, glade, forests), [s.forest_photo for s in plan.seats])
+    assert found is not None and found.ways == 1
+    assert BEECH4 in found.state["players"][1]["match_counters"]
 
 
 def test_a_store_doubt_with_no_match_counters_to_choose_from_is_not_moot() -> None:

@@ -607,3 +607,37 @@ def test_a_disk_that_refuses_the_photos_is_named_and_nothing_half_written_stays(
     (tmp_path / ".photo-score.json.123.tmp").write_text("{")  # a write a power cut cut short
     assert photo_flow.ProgressStore(tmp_path).load() is not None
     assert not (tmp_path / ".photo-score.json.123.tmp").exists()
+
+
+def test_a_match_counter_in_an_enclosure_is_put_right_and_scored() -> None:
+    """The forest scan reads no match counter on a square (a doubt there): in the matching
+    game the square's fix offers the 48 match counters after the toadstool ones, and the
+    one chosen is scored in its enclosure (the state file's score exactly)."""
+    from test_glade_photo_game import CONFIG, readings
+
+    from companion.the_glade import jobs, photo_flow
+    from companion.the_glade.photo_game import score_readings
+
+    plan, glade, forests = readings("sample-matching-game.json")
+    liz = forests[0]
+    square, counter = sorted(liz["forest"]["match_counters"].items())[0]
+    del liz["forest"]["match_counters"][square]
+    liz["uncertain"] = [square]
+    players = [(s.name, s.colour) for s in plan.seats]
+    progress = photo_flow.Progress(players, "matching", copy.deepcopy(glade),
+                                   copy.deepcopy(forests))
+    _state, doubts, fixes = photo_flow.doubts_of(progress)
+    assert [(d.part, d.place) for d in doubts] == [("forest-square", square)]
+    assert [(f.code, f.photo, f.what) for f in fixes] == [(photo_flow.SQUARE, 1, square)]
+    options = photo_flow.fix_options(progress, fixes[0])
+    words = [w for w, _ in options]
+    assert words.index(f"match {photo_flow.thing_words(counter)}") > words.index("Empty")
+    assert sum(w.startswith("match ") for w in words) == 48
+    dict(options)[f"match {photo_flow.thing_words(counter)}"](progress)
+    assert photo_flow.doubts_of(progress)[1] == []
+    assert progress.forests[0]["forest"]["match_counters"] == readings(
+        "sample-matching-game.json")[2][0]["forest"]["match_counters"]
+    report = score_readings(plan, progress.glade, progress.forests)
+    assert report.data == jobs.score(CONFIG / "sample-matching-game.json").data
+    basic = photo_flow.Progress(players, "basic", glade, forests)
+    assert not any(w.startswith("match ") for w, _ in photo_flow.fix_options(basic, fixes[0]))

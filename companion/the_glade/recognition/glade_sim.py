@@ -29,7 +29,13 @@ import yaml
 
 from companion.errors import ModelError
 from companion.storage import read_data_file
-from companion.the_glade.names import ALL_TILES, CREATURES, FRUITS, LEAVES, Tile
+from companion.the_glade.names import (
+    ALL_TILES,
+    CREATURES,
+    FRUITS,
+    Tile,
+    match_counter_set,
+)
 from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _fill, _poly, _shade
 from companion.the_glade.recognition.glade_pack import GladeFace, GladePack, MatchFace
 from companion.the_glade.recognition.pack import Pack
@@ -175,10 +181,7 @@ def match_image(art: SampleArt, kind: str, icon: str, value: int, px: int = 64) 
 
 def match_set() -> list[tuple[str, str, int]]:
     """The 48 match counters: (kind, icon, value) as the spec writes them."""
-    out = [("creature", f"{c}/{leaf}", 1) for c in CREATURES for leaf in LEAVES]
-    out += [("fruit", f"{f}/{leaf}", 1) for f in FRUITS for leaf in LEAVES]
-    out += [("leaf", leaf, v) for leaf in LEAVES for v in (1, 2, 3, 4)]
-    return out
+    return match_counter_set()
 
 
 def sample_glade_pack(art: SampleArt, matches: bool = True) -> GladePack:
