@@ -251,7 +251,10 @@ def doubts_of(progress: Progress, built: Any = None
         fixes.append(Fix(RETAKE, 0, "supply", "Glade: a seat unread"))
     for i, reading in enumerate(forests, start=1):
         name = progress.players[i - 1][0]
-        for square in reading.get("uncertain") or ():
+        squares = list(reading.get("uncertain") or ())
+        if progress.variant != "matching":  # a match counter read where none can lie
+            squares += sorted((reading.get("forest") or {}).get("match_counters") or {})
+        for square in squares:
             fixes.append(Fix(SQUARE, i, str(square), f"{name} square {square}"))
         if "store" not in reading:
             fixes.append(Fix(RETAKE, i, "store", f"{name}: store unseen"))

@@ -106,6 +106,10 @@ def forest_doubts(reading: Mapping[str, Any], photo: str, variant: str) -> list[
     """What a forest's reading leaves in doubt: squares, and the store beside the board."""
     out = [Doubt(photo, f"square {sq} is uncertain", "forest-square", str(sq))
            for sq in reading.get("uncertain") or ()]
+    if variant != "matching":  # a match counter read in an enclosure: none in this game
+        out += [Doubt(photo, f"square {sq} looks like a match counter, which the {variant} "
+                             "game has none of", "forest-square", str(sq))
+                for sq in sorted((reading.get("forest") or {}).get("match_counters") or {})]
     if "store" not in reading:
         out.append(Doubt(photo, "the store (left of the board, as its owner sees it) is not "
                                 "in the photo", "store"))

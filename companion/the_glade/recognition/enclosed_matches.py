@@ -1,0 +1,129 @@
+"""Match counters played into enclosures (issue #25, the matching game): "match counters can
+be played into enclosures, and are worth 1 additional point at the end of the game".
+
+The forest reader knows the pack's tiles and toadstool counters; a match counter on a square
+fits none of them and is left a doubt, or taken for a toadstool counter of its colours (on
+tuning families 41-60, 17 of 214). Where the glade model holds the match counters' faces,
+each square in doubt, or read as a toadstool counter, that lies in an enclosure (its four
+neighbours read surely as tiles: a counter lies only there) is compared with every counter
+face at any angle, as a counter in a store is (:mod:`glade_polar`, the photo's light
+measured on the board's border divided out): it is named when a match counter's face fits
+closely (MAX_FIT), clearly better than every other face, toadstool ones included (MARGIN),
+and shows a counter's drawing (MAX_SHAPE). The scan lists it under ``forest.match_counters``
+(a field added to the spec's), no longer as uncertain or a toadstool counter. Nothing in the
+basic game lies there: :mod:`companion.the_glade.photo_game` keeps such a square a doubt in
+the basic game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from companion.errors import StateError
+from companion.the_glade.names import Square
+from companion.the_glade.recognition.counter_colour import board_light
+from companion.the_glade.recognition.glade_model import WORK_COUNTER, GladeModel
+from companion.the_glade.recognition.glade_polar import prepare
+from companion.vision.board import rectify
+
+#: A match counter is named when its face fits within MAX_FIT, by a margin of MARGIN over
+#: the next face ((d2 - d1) / (d1 + d2), as the store's NAME_MARGIN), its drawing (colours
+#: aside) within MAX_SHAPE: the store's rules for a counter that fits closely
+#: (store.CLOSE_FIT, NAME_MARGIN, LOOSE_SHAPE).
+MAX_FIT = 0.2
+MARGIN = 0.15
+MAX_SHAPE = 0.4
+#: The square's view reaches this share of a square past its edges (the centre is sought
+#: round the square's middle).
+PAD = 0.25
+
+
+def enclosed_squares(data: dict[str, Any]) -> list[str]:
+    """The squares of a forest scan's ``data`` in doubt or read as a toadstool counter
+    whose four neighbours are read surely as tiles."""
+    forest = data.get("forest") or {}
+    tiles = forest.get("tiles") or {}
+    out = []
+    for label in [*(data.get("uncertain") or ()), *sorted(forest.get("counters") or {})]:
+        try:
+            square = Square.parse(str(label))
+        except StateError:
+            continue
+        if all(n.row >= 0 and n.col >= 0 and n.name in tiles for n in square.neighbours()):
+            out.append(square.name)
+    return out
+
+
+def read_enclosed_matches(glade: GladeModel, model: Any, reading: Any, photo: np.ndarray,
+                          data: dict[str, Any],
+                          light: tuple[np.ndarray, np.ndarray] | None = None
+                          ) -> dict[str, dict[str, Any]]:
+    """The match counters named on the enclosed squares in doubt of the forest scan
+    ``data`` (``reading``'s result, of ``photo``): square -> its fields (kind, icon,
+    value). ``light``: the board's border as photographed and as enrolled
+    (:func:`store.border_views`), to measure the photo's light on."""
+    if not glade.has_matches:
+        return {}
+    squares = enclosed_squares(data)
+    if not squares:
+        return {}
+    g = reading.board.grid
+    hm = reading.located.homography
+    counter_px = model.counter_size * g.cell
+    scale = WORK_COUNTER / counter_px
+    gain = np.ones(3, np.float32)
+    if light is not None:
+        measured = board_light(light[0], light[1], light[0].max(axis=2) > 0)
+        if measured is not None:
+            gain = np.maximum(measured, 1e-3).astype(np.float32)
+    found = {}
+    for label in squares:
+        sq = Square.parse(label)
+        x0, y0 = g.left + sq.col * g.cell, g.top + sq.row * g.cell
+        pad = PAD * g.cell
+        box = (x0 - pad, y0 - pad, x0 + g.cell + pad, y0 + g.cell + pad)
+        _view, fine = rectify(photo, hm, scale, box, 2)
+        centre = 2 * (g.cell / 2 + pad) * scale + 0.5
+        f = glade.polar.match(prepare(fine, gain), (centre, centre))
+        order = np.argsort(f.distances)
+        d1, d2 = float(f.distances[order[0]]), float(f.distances[order[1]])
+        best = int(order[0])
+        match = glade.face_matches[best]
+        if (match is not None and d1 <= MAX_FIT
+                and (d2 - d1) / max(d1 + d2, 1e-9) >= MARGIN
+                and float(f.shapes[best]) <= MAX_SHAPE):
+            found[label] = dict(match)
+    return found
+
+
+def put_matches(data: dict[str, Any], found: dict[str, dict[str, Any]]) -> None:
+    """The forest scan ``data`` with the match counters ``found`` read: each square under
+    ``forest.match_counters``, no longer uncertain (nor in ``candidates``, ``reasons``,
+    ``doubts``) nor a toadstool counter."""
+    if not found:
+        return
+    forest = data.setdefault("forest", {})
+    forest["match_counters"] = {**(forest.get("match_counters") or {}), **found}
+    if isinstance(forest.get("counters"), dict):
+        forest["counters"] = {k: v for k, v in forest["counters"].items() if k not in found}
+    data["uncertain"] = [u for u in data.get("uncertain") or () if u not in found]
+    for key in ("candidates", "reasons", "doubts"):
+        if isinstance(data.get(key), dict):
+            data[key] = {k: v for k, v in data[key].items() if k not in found}
+
+
+def add_enclosed_matches(glade: GladeModel | None, model: Any, reading: Any,
+                         photo: np.ndarray, data: dict[str, Any]) -> None:
+    """The forest scan ``data`` with the match counters read in its enclosures put in
+    (:func:`read_enclosed_matches`, :func:`put_matches`); unchanged without a glade model
+    that holds match counters."""
+    from companion.the_glade.recognition.store import border_views
+
+    if glade is None or not glade.has_matches or not enclosed_squares(data):
+        return
+    board = reading.board
+    views = border_views(photo, reading.located.homography, board.grid, board.finder.size,
+                         board.working)
+    put_matches(data, read_enclosed_matches(glade, model, reading, photo, data, views))
