@@ -28,6 +28,12 @@ def doubt_square(forest: dict[str, Any], square: str, candidates: list[str]) -> 
     forest.setdefault("reasons", {})[square] = f"looks like {candidates[0]} or {candidates[1]}"
 
 
+def at_the_table(glade: dict[str, Any], forests: list[dict[str, Any]]) -> Progress:
+    """The readings as the table's Score from photos holds them (the sample's three seats)."""
+    return Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic", glade,
+                    forests)
+
+
 def truth() -> dict[str, Any]:
     return jobs.score(CONFIG / "sample-game.json").data
 
@@ -248,8 +254,7 @@ def test_a_supply_space_stays_a_doubt_while_a_counter_of_its_colour_may_lie_ther
 def test_the_review_names_a_bare_supply_space_settled() -> None:
     _plan, glade, forests = readings()
     glade["uncertain"].append("seat-3:3")
-    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
-                        glade, forests)
+    progress = at_the_table(glade, forests)
     _state, doubts, fixes = doubts_of(progress)
     assert doubts == [] and fixes == []
     assert settled_of(progress) == ["Glade seat 3 space 3: empty, all 12 red found"]
@@ -262,8 +267,7 @@ def test_the_table_review_shows_what_was_settled_and_offers_no_fix_for_it() -> N
     forests[1]["forest"]["tiles"]["G2"] = "mouse/hazelnut/oak"  # emma's G2 read after all
     forests[1]["uncertain"].remove("G2")
     forests[0]["uncertain"].append("A1")  # a doubt the rules cannot settle (no candidates)
-    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
-                        glade, forests)
+    progress = at_the_table(glade, forests)
     _state, doubts, fixes = doubts_of(progress)
     assert [d.what for d in doubts] == ["square A1 is uncertain"]
     assert [(f.photo, f.what) for f in fixes] == [(1, "A1")]
@@ -277,8 +281,7 @@ def test_the_review_says_what_was_settled_before_the_score() -> None:
 
     _plan, glade, forests = readings()
     doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
-    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
-                        glade, forests)
+    progress = at_the_table(glade, forests)
     page = review_page(None, progress, None)  # type: ignore[arg-type]
     assert isinstance(page, TextPage) and page.title == "Settled by the rules"
     assert page.lines[0].startswith("Liz C3: mouse/mushroom/oak, both copies of")
@@ -317,8 +320,7 @@ def test_a_store_thing_of_a_colour_nobody_plays_is_settled() -> None:
             ] == [("emma.jpg", "store:1", "yellow-double", "green-double",
                    deduction.COLOUR_NOT_IN_PLAY)]
     assert "emma.jpg: thing 1 in doubt in the store is yellow-double" in report.text
-    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
-                        glade, forests)
+    progress = at_the_table(glade, forests)
     _state, doubts, fixes = doubts_of(progress)
     assert doubts == [] and fixes == []
     assert settled_of(progress) == ["Emma store: yellow-double, no player has green"]
@@ -337,8 +339,7 @@ def test_two_store_things_one_settled_leave_the_other_a_doubt_with_its_candidate
     assert emma["store_uncertain"] == 1 and emma["store"].count("yellow-double") == 2
     assert emma["store_doubts"] == [{"at": [-300.0, 100.0],
                                      "candidates": ["yellow-double", "yellow-single"]}]
-    progress = Progress([("Toni", "yellow"), ("Emma", "blue"), ("Liz", "red")], "basic",
-                        glade, forests)
+    progress = at_the_table(glade, forests)
     _state, _doubts, fixes = doubts_of(progress)
     assert [(f.at, f.candidates) for f in fixes] == [
         ((-300.0, 100.0), ("yellow-double", "yellow-single"))]
