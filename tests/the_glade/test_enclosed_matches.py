@@ -115,3 +115,28 @@ def test_a_match_counter_read_in_a_basic_game_refuses_it_at_its_square() -> None
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
     assert [(d.part, d.place) for d in caught.value.doubts] == [("forest-square", "C3")]
+
+
+def test_the_overlay_names_a_match_counter_read_in_an_enclosure(monkeypatch) -> None:
+    """A square the scan left in doubt and then read as a match counter is drawn with the
+    match counter's code, as sure; the other doubts stay "??"."""
+    from types import SimpleNamespace
+
+    from companion.the_glade.names import BoardGeometry
+    from companion.the_glade.recognition import show
+    from companion.the_glade.recognition.pack import Grid
+    from companion.the_glade.recognition.reader import BoardReading, SquareReading
+
+    board = SimpleNamespace(grid=Grid(7, 7, 10, 10, 20),
+                            geometry=BoardGeometry.from_dict({"rows": 7, "cols": 7,
+                                                              "centre": "D4"}))
+    squares = [SquareReading("C3", "uncertain", reason="empty or tile?", doubt="which-kind"),
+               SquareReading("B2", "uncertain", reason="glare", doubt="glare")]
+    reading = BoardReading(board, SimpleNamespace(homography=np.eye(3)), squares)
+    seen = {}
+    monkeypatch.setattr(show, "draw", lambda photo, hm, marks, outline: seen.update(
+        {m.label.split()[0]: (m.label, m.sure) for m in marks}))
+    show.draw_overlay(np.zeros((200, 200, 3), np.uint8), reading, None,
+                      {"C3": {"kind": "creature", "icon": "mouse/oak", "value": 1}})
+    assert seen["C3"] == ("C3 mo1", True)
+    assert seen["B2"] == ("B2 ??", False)

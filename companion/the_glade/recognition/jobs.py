@@ -48,6 +48,7 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
     if before is not None:
         data["contradictions"] = contradictions(before, data)
     if overlay is not None:
-        write_png(Path(overlay), draw_overlay(image, reading,
-                                              store[0] if store is not None else None))
+        write_png(Path(overlay), draw_overlay(
+            image, reading, store[0] if store is not None else None,
+            (data.get("forest") or {}).get("match_counters")))
     return Report(data, describe_scan(data), extras={"seconds": reading.seconds})

@@ -152,11 +152,13 @@ def store_marks(store: StoreReading) -> list[Mark]:
 
 
 def draw_overlay(photo: np.ndarray, reading: BoardReading,
-                 store: StoreReading | None = None) -> np.ndarray:
+                 store: StoreReading | None = None,
+                 matches: dict[str, dict[str, Any]] | None = None) -> np.ndarray:
     """The photo with the grid, each square's reading, and unsure squares in red; a
     look-alike doubt names both candidates ("E4 ??" over "Hao|Hbo"). With ``store``, each
     thing in the store beside the board too (:func:`store_marks`), the store's area
-    outlined."""
+    outlined; ``matches``: the match counters read in enclosures (the scan's
+    ``forest.match_counters``), each on its square with its code."""
     g = reading.board.grid
     marks = []
     for r in reading.squares:
@@ -164,6 +166,9 @@ def draw_overlay(photo: np.ndarray, reading: BoardReading,
         x0, y0 = g.left + sq.col * g.cell, g.top + sq.row * g.cell
         corners = np.array([[x0, y0], [x0 + g.cell, y0], [x0 + g.cell, y0 + g.cell],
                             [x0, y0 + g.cell]], float)
+        if matches and r.square in matches:
+            marks.append(Mark(corners, f"{r.square} {thing_code(matches[r.square])}", True))
+            continue
         if r.kind == "tile":
             label = f"{r.square} {tile_code(r.name)}\n{r.confidence:.2f}"
         elif r.kind == "counter":
