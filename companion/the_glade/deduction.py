@@ -38,9 +38,10 @@ counters (its ``store_doubts`` entry's ``candidates``), as they settle a counter
 
 Not used: a doubt between a name and "empty" on a square or a centre space, or with no
 candidates (glare, a square not in the photo), a store thing that fits no face, and one
-between two match counters (not yet: each of the 48 is one of a kind, so one read surely
-elsewhere would settle it; the table counts such a doubt moot when both score alike,
-:mod:`moot`).
+between two match counters: each of the 48 is one of a kind, but the truth need not be either
+of the two, and of all the counters it may be (any creature of the leaf, say) those read
+elsewhere would rarely leave one; the table counts such a doubt moot when every way scores
+alike (:mod:`moot`).
 """
 
 from __future__ import annotations
