@@ -13,13 +13,15 @@ tile or bare: when every way of the
 doubted squares the rules allow (a counter lies in an enclosure; the centre square is
 covered) gives every player the same score pad and the same winner, the doubts are moot.
 
-In the matching game, a thing in a store the scan hesitated on between two match counters
-(its ``store_doubts`` entry's two ``candidates``) is moot in the same way: "each match counter
-is worth 1 point except for the leaf match counters, which are worth the points printed on
-them", so two creature or fruit counters score alike, and when every way of the store things
-so doubted (each one of its two, the state file's checks passed: a leaf counter is held once)
-scores alike, they are moot; the state scored is the first of those ways (its score is every
-way's). Any other doubt alongside them is not.
+In the matching game, a thing in a store the scan hesitated on between two creature or fruit
+match counters (its ``store_doubts`` entry's two ``candidates``) is moot in the same way:
+"each match counter is worth 1 point except for the leaf match counters, which are worth the
+points printed on them", so any creature or fruit counter scores alike; when every way of the
+store things so doubted (each one of its two, the state file's checks passed) scores alike,
+they are moot, and the state scored is the first of those ways (its score is every way's). It
+takes the thing to be a creature or fruit counter, as its two best faces are (on tuning store
+photos, families 41-90, each of the 7 such doubts on match counters was one of its two); a
+doubt with a leaf counter among its two, or beside any other doubt, is not moot.
 
 This is for the table (:mod:`photo_flow`), where players would rather not put right a doubt
 that changes nothing; ``score the-glade --photos`` still refuses any doubt, as the spec says.
@@ -133,8 +135,9 @@ def _store_moot(built: Built, photos: Sequence[str], doubts: tuple[Doubt, ...]
         for e in entries:
             two = e.get("candidates") if isinstance(e, dict) else None
             if not (isinstance(two, list) and len(two) == 2 and all(
-                    isinstance(c, dict) and {"kind", "icon", "value"} <= set(c) for c in two)):
-                return None  # not two match counters: a counter's colour and side score
+                    isinstance(c, dict) and {"kind", "icon", "value"} <= set(c)
+                    and c["kind"] in ("creature", "fruit") for c in two)):
+                return None  # a leaf counter's value, a counter's colour and side: they score
             things.append((player, [dict(c) for c in two]))
     if not things or len(things) > MAX_SQUARES:
         return None
