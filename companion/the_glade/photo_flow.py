@@ -601,9 +601,14 @@ def reading_lines(progress: Progress, photo: int) -> list[str]:
                      if n.isdigit() and int(n) <= len(progress.players))]
     else:
         forest = r.get("forest") or {}
+        # match counters (the matching game) counted beside the toadstool ones
+        enclosed, loose = (len(forest.get("match_counters") or {}),
+                           len(r.get("store_match_counters") or []))
         lines = [f"{len(forest.get('tiles') or {})} tiles, "
-                 f"{len(forest.get('counters') or {})} in enclosures",
-                 f"Store: {len(r.get('store') or [])} counters" if "store" in r
+                 f"{len(forest.get('counters') or {})} in enclosures"
+                 + (f" (+{enclosed} match)" if enclosed else ""),
+                 f"Store: {len(r.get('store') or [])} counters"
+                 + (f" (+{loose} match)" if loose else "") if "store" in r
                  else "Store: not in the photo"]
     unsure = [str(u) for u in r.get("uncertain") or ()]
     unnamed = int(r.get("store_uncertain") or 0)

@@ -641,3 +641,20 @@ def test_a_match_counter_in_an_enclosure_is_put_right_and_scored() -> None:
     assert report.data == jobs.score(CONFIG / "sample-matching-game.json").data
     basic = photo_flow.Progress(players, "basic", glade, forests)
     assert not any(w.startswith("match ") for w, _ in photo_flow.fix_options(basic, fixes[0]))
+
+
+def test_a_forest_photos_page_counts_its_match_counters() -> None:
+    """In the matching game the page after a forest photo counts the match counters read in
+    its enclosures and its store beside the toadstool counters."""
+    from test_glade_photo_game import readings
+
+    from companion.the_glade import photo_flow
+
+    plan, glade, forests = readings("sample-matching-game.json")
+    progress = photo_flow.Progress([(s.name, s.colour) for s in plan.seats], "matching",
+                                   glade, forests)
+    liz = forests[0]
+    lines = photo_flow.reading_lines(progress, 1)
+    assert lines[0] == (f"{len(liz['forest']['tiles'])} tiles, "
+                        f"{len(liz['forest']['counters'])} in enclosures (+3 match)")
+    assert lines[1] == f"Store: {len(liz['store'])} counters (+2 match)"
