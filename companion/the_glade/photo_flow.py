@@ -62,6 +62,8 @@ SIDES = ("single", "double")
 FILE = "photo-score.json"
 NO_MODEL = ("Score from photos needs a model of your copy: run 'companion enrol the-glade PACK "
             "--out MODEL', then set games.the-glade.model")
+#: The first word of a match counter offered for a square ("match mouse/beech 1").
+MATCH = "match"
 #: What a fix's code means (the review's doubts are these, each with its place).
 GLADE_SPACE, SUPPLY_SPACE, SQUARE, STORE_THING, MISSING_COUNTER, EXTRA_COUNTER, RETAKE = (
     "glade-space", "supply-space", "square", "store-thing", "missing-counter", "extra-counter",
@@ -426,7 +428,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         options += [(c.replace("-", " "), on_square("counters", c))
                     for c in counter_choices(progress)]
         if progress.variant == "matching":  # a match counter played into an enclosure
-            options += [(f"match {thing_words(m)}", on_square("match_counters", m))
+            options += [(f"{MATCH} {thing_words(m)}", on_square("match_counters", m))
                         for m in match_choices()]
     elif fix.code == STORE_THING:
         def on_thing(thing: str | dict[str, Any] | None) -> Callable[[Progress], None]:
@@ -703,12 +705,28 @@ class FixMenu(MenuPage):
                                        for f in fixes])
 
     def _fix(self, fix: Fix) -> Page:
+        every = fix_options(self.progress, fix)
+        matches = [(w, c) for w, c in every if w.startswith(f"{MATCH} ")]
         options = [Choice(words, lambda c=change: self._apply(c))
-                   for words, change in fix_options(self.progress, fix)]
+                   for words, change in every if (words, change) not in matches]
+        if matches:  # the 48 match counters, a leaf and then its 12
+            options.append(Choice("Match counter...", lambda: self._by_leaf(matches)))
         options.append(Choice(f"Retake {self.progress.label(fix.photo)}",
                               lambda: Replace(CaptureTask(self.ctx, PhotoReader(
                                   self.ctx, self.progress, fix.photo)))))
         return MenuPage(fix.words, options)
+
+    def _by_leaf(self, matches: list[tuple[str, Callable[[Progress], None]]]) -> Page:
+        """The match counters offered, one menu a leaf ("match mouse/beech 1" under beech,
+        "match oak 4" under oak): four short lists, not one of 48."""
+        leaves: dict[str, list[Choice]] = {}
+        for words, change in matches:
+            icon = words.split()[1]
+            leaves.setdefault(icon.rpartition("/")[2], []).append(
+                Choice(words.partition(" ")[2], lambda c=change: self._apply(c)))
+        return MenuPage("Match counter", [
+            Choice(leaf, lambda leaf=leaf: MenuPage(f"Match counter: {leaf}", leaves[leaf]))
+            for leaf in leaves])
 
     def _apply(self, change: Callable[[Progress], None]) -> Outcome:
         """Change the readings as the players said, keep them, and review again: the menus

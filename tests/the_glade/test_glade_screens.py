@@ -632,7 +632,7 @@ def test_a_match_counter_in_an_enclosure_is_put_right_and_scored() -> None:
     options = photo_flow.fix_options(progress, fixes[0])
     words = [w for w, _ in options]
     assert words.index(f"match {photo_flow.thing_words(counter)}") > words.index("Empty")
-    assert sum(w.startswith("match ") for w in words) == 48
+    assert sum(w.startswith(f"{photo_flow.MATCH} ") for w in words) == 48
     dict(options)[f"match {photo_flow.thing_words(counter)}"](progress)
     assert photo_flow.doubts_of(progress)[1] == []
     assert progress.forests[0]["forest"]["match_counters"] == readings(
@@ -658,3 +658,35 @@ def test_a_forest_photos_page_counts_its_match_counters() -> None:
     assert lines[0] == (f"{len(liz['forest']['tiles'])} tiles, "
                         f"{len(liz['forest']['counters'])} in enclosures (+3 match)")
     assert lines[1] == f"Store: {len(liz['store'])} counters (+2 match)"
+
+
+def test_the_match_counters_for_a_square_are_offered_a_leaf_at_a_time(monkeypatch) -> None:
+    """The square's menu offers "Match counter...", then the four leaves, then that leaf's
+    12 counters (4 creatures, 4 fruits, its 4 leaf counters); choosing one puts it there."""
+    from test_glade_photo_game import readings
+
+    from companion.the_glade import photo_flow
+    from companion.ui.pages import MenuPage
+
+    plan, glade, forests = readings("sample-matching-game.json")
+    forests[0]["uncertain"] = ["G7"]
+    progress = photo_flow.Progress([(s.name, s.colour) for s in plan.seats], "matching",
+                                   glade, forests)
+    fix = photo_flow.Fix(photo_flow.SQUARE, 1, "G7", "Liz square G7")
+    chosen = []
+    monkeypatch.setattr(photo_flow.FixMenu, "_apply",
+                        lambda self, change: chosen.append(change) or "applied")
+    menu = photo_flow.FixMenu(None, progress, [fix], None)  # type: ignore[arg-type]
+    page = menu._fix(fix)
+    labels = [c.label for c in page.choices]
+    assert "Match counter..." in labels and not any(lb.startswith("match ") for lb in labels)
+    leaves = page.choices[labels.index("Match counter...")].action()
+    assert isinstance(leaves, MenuPage)
+    assert [c.label for c in leaves.choices] == ["beech", "horse-chestnut", "maple", "oak"]
+    oak = leaves.choices[3].action()
+    assert isinstance(oak, MenuPage) and len(oak.choices) == 12
+    assert [c.label for c in oak.choices][-4:] == ["oak 1", "oak 2", "oak 3", "oak 4"]
+    assert oak.choices[0].action() == "applied"
+    chosen[0](progress)
+    assert progress.forests[0]["forest"]["match_counters"]["G7"] == {
+        "kind": "creature", "icon": "hedgehog/oak", "value": 1}
