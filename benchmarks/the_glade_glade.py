@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.errors import CompanionError
 from companion.the_glade.moot import moot
+from companion.the_glade.names import Square
 from companion.the_glade.photo_game import (
     CannotScore,
     PhotoList,
@@ -209,17 +210,44 @@ def _store_errors(reading, truth: dict, diameter: float, show: bool = False
     return out
 
 
+def _with_match_counters(state: dict, glade, rng: np.random.Generator) -> dict:
+    """A finished matching game's ``state`` with match counters the players hold: 0-3 in
+    each store and up to 2 in each forest's enclosures (empty squares with a tile on every
+    side), each counter held once. The random playout claims few (its tiles seldom match the
+    SAMPLE boards' icons), so they are dealt here as a finished game could hold them."""
+    faces = [m for m in glade.match_counters]
+    order = [int(i) for i in rng.permutation(len(faces))]
+    for p in state["players"]:
+        forest = p["forest"]
+        enclosed = [sq for sq in (Square(r, c) for r in range(state["board"]["rows"])
+                                  for c in range(state["board"]["cols"]))
+                    if sq.name not in forest["tiles"] and sq.name not in forest["counters"]
+                    and all(n.name in forest["tiles"] for n in sq.neighbours())]
+        held = []
+        for k in range(int(rng.integers(0, 4)) + min(2, len(enclosed))):
+            if not order:
+                break
+            m = faces[order.pop()]
+            entry = {"kind": m.kind, "icon": m.icon, "value": m.value}
+            if k < min(2, len(enclosed)):
+                entry["square"] = enclosed[k].name
+            held.append(entry)
+        p["match_counters"] = held
+    return state
+
+
 def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
-               pairs: bool = True) -> dict:
+               pairs: bool = True, matching: bool = False) -> dict:
     """``save``: a folder to keep each game's readings, plan and truth in (one JSON file a
     game, ``game-FAMILY-G.json``), to study the readings' doubts without reading the photos
     again (tuning families only). ``pairs``: the forest model learns its look-alike pairs,
-    as `companion enrol` does (False: without them, as figures before 2026-12-05 15:20)."""
+    as `companion enrol` does (False: without them, as figures before 2026-12-05 15:20).
+    ``matching``: matching games, each player holding match counters in the store and in
+    enclosures (:func:`_with_match_counters`)."""
     from companion.the_glade.jobs import score_state
     from companion.the_glade.playout import deal, play_game
     from companion.the_glade.recognition.enrol import build_model
-    from companion.the_glade.recognition.reader import read_board
-    from companion.the_glade.recognition.store import store_fields
+    from companion.the_glade.recognition.glade_jobs import forest_and_store
     from companion.the_glade.state_file import dump_state, load_state
 
     art = FamilyArt(family)
@@ -234,6 +262,7 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
     from companion.the_glade.recognition.glade_model import load_glade_model, save_glade_model
 
     gmodel = build_glade_model(pack, glade)
+    faces = {f"match:{m.kind}:{m.icon}:{m.value}": m.image for m in glade.match_counters}
     save_glade_model(gmodel, folder)
     loaded = load_glade_model(folder)  # as the service and score --photos hold it
     out = {"games": 0, "exact": 0, "refused": 0, "wrong": 0, "doubts": {}, "by_part": {},
@@ -243,25 +272,40 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
     for g in range(games):
         n = rnd.randint(2, 4)
         names = ["Ana", "Ben", "Cleo", "Dev"][:n]
-        game, bag = deal(list(zip(names, COLOURS[:n], strict=True)), rnd)
+        game, bag = deal(list(zip(names, COLOURS[:n], strict=True)), rnd,
+                         variant="matching" if matching else "basic")
         state = dump_state(play_game(game, bag, rnd))
+        if matching:
+            state = _with_match_counters(state, glade, np.random.default_rng(family * 10 + g))
         counters, supply = glade_of_state(state)
         photo, _ = render_glade_photo(pack, glade, counters, supply, family * 100 + g)
         glade_reading = read_glade(gmodel, photo).result()
         forests = []
         for i, p in enumerate(state["players"]):
-            fstate = {"board": state["board"], "forest": p["forest"]}
-            photo, _ = render_forest_photo(pack, glade, fstate, p["store"], [],
-                                           family * 100 + g * 10 + i + 1)
+            held = p.get("match_counters") or []
+            fstate = {"board": state["board"], "forest": {
+                "tiles": p["forest"]["tiles"], "counters": {
+                    **p["forest"]["counters"],
+                    **{m["square"]: f"match:{m['kind']}:{m['icon']}:{m['value']}"
+                       for m in held if "square" in m}}}}
+            drawn = pack.counter_image
+            try:  # a match counter in an enclosure is drawn with its own face
+                pack.counter_image = lambda name, drawn=drawn: (
+                    faces[name] if name.startswith("match:") else drawn(name))
+                photo, _ = render_forest_photo(
+                    pack, glade, fstate, p["store"],
+                    [{k: m[k] for k in ("kind", "icon", "value")} for m in held
+                     if "square" not in m], family * 100 + g * 10 + i + 1)
+            finally:
+                pack.counter_image = drawn
             try:
-                reading = read_board(forest_model, photo)
-                data = reading.result()
-                data.update(store_fields(loaded, forest_model, reading, photo))
+                data = forest_and_store(photo, forest_model, loaded)  # as score --photos
             except CompanionError as exc:
                 data = {"uncertain": [f"unreadable: {exc}"]}
             forests.append(data)
         plan = PhotoList("glade.jpg", tuple(Seat(p["name"], p["colour"], f"forest-{i + 1}")
-                                            for i, p in enumerate(state["players"])))
+                                            for i, p in enumerate(state["players"])),
+                         "matching" if matching else "basic")
         truth = score_state(load_state(state)).data
         if save is not None:
             save.mkdir(parents=True, exist_ok=True)
@@ -330,6 +374,9 @@ def main() -> None:
     parser.add_argument("--save", type=Path, default=None,
                         help="keep each game's readings and truth in this folder (JSON; "
                              "tuning families only)")
+    parser.add_argument("--matching", action="store_true",
+                        help="whole games of the matching game: each player holds match "
+                             "counters in the store and in enclosures")
     parser.add_argument("--no-pairs", action="store_true",
                         help="read the games' forests with a model enrolled without its "
                              "look-alike pairs (as figures before 2026-12-05 15:20 were taken)")
@@ -359,7 +406,7 @@ def main() -> None:
     for family in args.families:
         if args.games:
             part = games_part(family, args.games, Path(args.tmp), args.save,
-                              pairs=not args.no_pairs)
+                              pairs=not args.no_pairs, matching=args.matching)
             print(f"family {family} games: {part}", flush=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS of the whole benchmark process: {peak:.0f} MB; load average at end: "

@@ -94,10 +94,16 @@ def test_a_toadstool_counter_in_an_enclosure_is_never_taken_for_a_match_counter(
     assert all(data["forest"]["counters"].get(sq, c) == c for sq, c in put.items())
 
 
-def test_only_squares_in_doubt_or_counters_with_tiles_all_round_are_looked_at() -> None:
-    tiles = {sq: "hedgehog/acorn/oak" for sq in ("C2", "B3", "D3", "C4", "E2", "F3", "E4")}
-    data = {"forest": {"tiles": tiles, "counters": {"E3": "red-single", "A1": "red-double"}},
+def test_only_squares_with_tiles_read_surely_all_round_are_looked_at() -> None:
+    """In doubt, a toadstool counter or bare: the squares not read as a tile whose four
+    neighbours are tiles (C3 in doubt, E3 a counter, D4 bare), none other."""
+    tiles = {sq: "hedgehog/acorn/oak" for sq in ("C2", "B3", "D3", "C4", "E2", "F3", "E4",
+                                                 "D5")}
+    data = {"board": {"rows": 7, "cols": 7, "centre": "D4"},
+            "forest": {"tiles": tiles, "counters": {"E3": "red-single", "A1": "red-double"}},
             "uncertain": ["C3", "B2"]}
+    assert enclosed_squares(data) == ["C3", "E3", "D4"]
+    del data["board"]  # a reading without its board: the bare squares are not known
     assert enclosed_squares(data) == ["C3", "E3"]
     put_matches(data, {"C3": {"kind": "creature", "icon": "mouse/oak", "value": 1},
                        "E3": {"kind": "leaf", "icon": "oak", "value": 4}})

@@ -2,17 +2,18 @@
 be played into enclosures, and are worth 1 additional point at the end of the game".
 
 The forest reader knows the pack's tiles and toadstool counters; a match counter on a square
-fits none of them and is left a doubt, or taken for a toadstool counter of its colours (on
-tuning families 41-60, 17 of 214). Where the glade model holds the match counters' faces,
-each square in doubt, or read as a toadstool counter, that lies in an enclosure (its four
-neighbours read surely as tiles: a counter lies only there) is compared with every counter
-face at any angle, as a counter in a store is (:mod:`glade_polar`, the photo's light
+fits none of them and is left a doubt, taken for a toadstool counter of its colours (on
+tuning families 41-60, 17 of 214) or, rarely, read bare (a leaf counter in a tuning game: a
+wrong total as certain). Where the glade model holds the match counters' faces, each square
+not read as a tile (in doubt, a toadstool counter or bare) that lies in an enclosure (its
+four neighbours read surely as tiles: a counter lies only there) is compared with every
+counter face at any angle, as a counter in a store is (:mod:`glade_polar`, the photo's light
 measured on the board's border divided out): it is named when a match counter's face fits
 closely (MAX_FIT), clearly better than every other face, toadstool ones included (MARGIN),
 and shows a counter's drawing (MAX_SHAPE). The scan lists it under ``forest.match_counters``
-(a field added to the spec's), no longer as uncertain or a toadstool counter. Nothing in the
-basic game lies there: :mod:`companion.the_glade.photo_game` keeps such a square a doubt in
-the basic game.
+(a field added to the spec's), no longer as uncertain, a toadstool counter or bare. Nothing
+in the basic game lies there: :mod:`companion.the_glade.photo_game` keeps such a square a
+doubt in the basic game.
 """
 
 from __future__ import annotations
@@ -41,17 +42,22 @@ PAD = 0.25
 
 
 def enclosed_squares(data: dict[str, Any]) -> list[str]:
-    """The squares of a forest scan's ``data`` in doubt or read as a toadstool counter
-    whose four neighbours are read surely as tiles."""
+    """The squares of a forest scan's ``data`` not read as a tile (in doubt, read as a
+    toadstool counter, or read bare) whose four neighbours are read surely as tiles."""
     forest = data.get("forest") or {}
     tiles = forest.get("tiles") or {}
+    board = data.get("board") or {}
+    bare = [Square(r, c).name for r in range(int(board.get("rows", 0)))
+            for c in range(int(board.get("cols", 0)))]
     out = []
-    for label in [*(data.get("uncertain") or ()), *sorted(forest.get("counters") or {})]:
+    for label in dict.fromkeys([*(str(u) for u in data.get("uncertain") or ()),
+                                *sorted(forest.get("counters") or {}), *bare]):
         try:
-            square = Square.parse(str(label))
+            square = Square.parse(label)
         except StateError:
             continue
-        if all(n.row >= 0 and n.col >= 0 and n.name in tiles for n in square.neighbours()):
+        if square.name not in tiles and all(
+                n.row >= 0 and n.col >= 0 and n.name in tiles for n in square.neighbours()):
             out.append(square.name)
     return out
 
