@@ -215,7 +215,7 @@ def _with_match_counters(state: dict, glade, rng: np.random.Generator) -> dict:
     each store and up to 2 in each forest's enclosures (empty squares with a tile on every
     side), each counter held once. The random playout claims few (its tiles seldom match the
     SAMPLE boards' icons), so they are dealt here as a finished game could hold them."""
-    faces = [m for m in glade.match_counters]
+    faces = list(glade.match_counters)
     order = [int(i) for i in rng.permutation(len(faces))]
     for p in state["players"]:
         forest = p["forest"]
