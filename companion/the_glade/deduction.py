@@ -446,16 +446,14 @@ def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
         reading["store_uncertain"] = max(0, int(reading.get("store_uncertain") or 0) - 1)
         reading["store_doubts"][int(d.label[len(STORE):]) - 1] = None
         reading["store"] = sorted([*(reading.get("store") or []), s.name])
-        reading["settled"] = {**(reading.get("settled") or {}),
-                              d.label: {"name": s.name, "ruled_out": s.ruled_out,
-                                        "rule": s.rule, "why": s.why}}
-        return
-    reading["uncertain"] = [u for u in reading.get("uncertain") or () if str(u) != d.label]
-    for key in ("candidates", "reasons"):
-        if isinstance(reading.get(key), dict):
-            reading[key] = {k: v for k, v in reading[key].items() if str(k) != d.label}
-    if s.name == EMPTY:
-        pass  # a bare supply space: the seat's count stands as read
+    else:
+        reading["uncertain"] = [u for u in reading.get("uncertain") or ()
+                                if str(u) != d.label]
+        for key in ("candidates", "reasons"):
+            if isinstance(reading.get(key), dict):
+                reading[key] = {k: v for k, v in reading[key].items() if str(k) != d.label}
+    if d.label.startswith(STORE) or s.name == EMPTY:
+        pass  # put in the store above; or a bare supply space: the seat's count stands
     elif d.forest is None:
         reading.setdefault("glade", {})[d.label] = s.name
     else:
