@@ -24,7 +24,6 @@ import numpy as np
 
 from companion.errors import StateError
 from companion.the_glade.names import Square
-from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.glade_model import WORK_COUNTER, GladeModel
 from companion.the_glade.recognition.glade_polar import prepare
 from companion.vision.board import rectify
@@ -66,13 +65,11 @@ def enclosed_squares(data: dict[str, Any]) -> list[str]:
 
 
 def read_enclosed_matches(glade: GladeModel, model: Any, reading: Any, photo: np.ndarray,
-                          data: dict[str, Any],
-                          light: tuple[np.ndarray, np.ndarray] | None = None
+                          data: dict[str, Any], gain: np.ndarray
                           ) -> dict[str, dict[str, Any]]:
     """The match counters named on the enclosed squares in doubt of the forest scan
     ``data`` (``reading``'s result, of ``photo``): square -> its fields (kind, icon,
-    value). ``light``: the board's border as photographed and as enrolled
-    (:func:`store.border_views`), to measure the photo's light on."""
+    value). ``gain``: the photo's light (:func:`store.light_gain`)."""
     if not glade.has_matches:
         return {}
     squares = enclosed_squares(data)
@@ -82,11 +79,6 @@ def read_enclosed_matches(glade: GladeModel, model: Any, reading: Any, photo: np
     hm = reading.located.homography
     counter_px = model.counter_size * g.cell
     scale = WORK_COUNTER / counter_px
-    gain = np.ones(3, np.float32)
-    if light is not None:
-        measured = board_light(light[0], light[1], light[0].max(axis=2) > 0)
-        if measured is not None:
-            gain = np.maximum(measured, 1e-3).astype(np.float32)
     found = {}
     for label in squares:
         sq = Square.parse(label)
@@ -124,15 +116,18 @@ def put_matches(data: dict[str, Any], found: dict[str, dict[str, Any]]) -> None:
 
 
 def add_enclosed_matches(glade: GladeModel | None, model: Any, reading: Any,
-                         photo: np.ndarray, data: dict[str, Any]) -> None:
+                         photo: np.ndarray, data: dict[str, Any],
+                         gain: np.ndarray | None = None) -> None:
     """The forest scan ``data`` with the match counters read in its enclosures put in
     (:func:`read_enclosed_matches`, :func:`put_matches`); unchanged without a glade model
-    that holds match counters."""
-    from companion.the_glade.recognition.store import border_views
+    that holds match counters. ``gain``: the photo's light as the store was read in
+    (:attr:`store.StoreReading.gain`); measured here when not given."""
+    from companion.the_glade.recognition.store import border_views, light_gain
 
     if glade is None or not glade.has_matches or not enclosed_squares(data):
         return
-    board = reading.board
-    views = border_views(photo, reading.located.homography, board.grid, board.finder.size,
-                         board.working)
-    put_matches(data, read_enclosed_matches(glade, model, reading, photo, data, views))
+    if gain is None:
+        board = reading.board
+        gain = light_gain(*border_views(photo, reading.located.homography, board.grid,
+                                        board.finder.size, board.working))
+    put_matches(data, read_enclosed_matches(glade, model, reading, photo, data, gain))

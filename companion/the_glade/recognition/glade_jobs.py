@@ -54,19 +54,33 @@ def forest_and_store(image: Any, forest_model: Any, glade: Any) -> dict[str, Any
     """The forest scan's JSON of one decoded photo, with its store fields (as ``score
     --photos`` and the table's Score from photos read a player's board; ``glade``: the
     glade model loaded once for them all, or the model folder)."""
-    from companion.the_glade.recognition.enclosed_matches import add_enclosed_matches
     from companion.the_glade.recognition.glade_model import GladeModel, load_glade_model
     from companion.the_glade.recognition.reader import read_board
-    from companion.the_glade.recognition.store import store_fields
 
     if not isinstance(glade, GladeModel):
         glade = load_glade_model(Path(glade))
     reading = read_board(forest_model, image)
     data: dict[str, Any] = reading.result()
-    if glade is not None:
-        data.update(store_fields(glade, forest_model, reading, image))
-        add_enclosed_matches(glade, forest_model, reading, image, data)
+    beside_the_board(glade, forest_model, reading, image, data)
     return data
+
+
+def beside_the_board(glade: Any, forest_model: Any, reading: Any, image: Any,
+                     data: dict[str, Any]) -> Any:
+    """The forest scan ``data`` of ``reading`` with what the glade model reads besides:
+    the store's fields and the match counters in the enclosures, both in the photo's light
+    measured once. Returns the store reading (for the overlay), or None without a glade
+    model."""
+    from companion.the_glade.recognition.enclosed_matches import add_enclosed_matches
+    from companion.the_glade.recognition.store import scan_store
+
+    store = scan_store(glade, forest_model, reading, image) if glade is not None else None
+    if store is None:
+        return None
+    found, with_matches = store
+    data.update(found.result(with_matches))
+    add_enclosed_matches(glade, forest_model, reading, image, data, found.gain)
+    return found
 
 
 def score_photos(photos: Sequence[str], *, model: Path, players: str | None = None,

@@ -26,12 +26,11 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
          previous: Path | None = None) -> Report:
     """Read one photo of one forest board: which tile or counter lies on every square."""
     from companion.the_glade.recognition.consistency import contradictions, load_previous
-    from companion.the_glade.recognition.enclosed_matches import add_enclosed_matches
+    from companion.the_glade.recognition.glade_jobs import beside_the_board
     from companion.the_glade.recognition.glade_model import load_glade_model
     from companion.the_glade.recognition.model import load_model
     from companion.the_glade.recognition.reader import read_board
     from companion.the_glade.recognition.show import describe_scan, draw_overlay
-    from companion.the_glade.recognition.store import scan_store
     from companion.vision.image import load_image
     from companion.vision.overlay import write_png
 
@@ -40,15 +39,11 @@ def scan(photo: Path, *, model: Path, overlay: Path | None = None,
     image = load_image(Path(photo))
     reading = read_board(loaded, image)
     data: dict[str, Any] = reading.result()
-    glade = load_glade_model(Path(model))
-    store = scan_store(glade, loaded, reading, image) if glade is not None else None
-    if store is not None:  # the store, and match counters in enclosures (issue #25)
-        data.update(store[0].result(store[1]))
-        add_enclosed_matches(glade, loaded, reading, image, data)
+    # the store, and match counters in enclosures (issue #25)
+    store = beside_the_board(load_glade_model(Path(model)), loaded, reading, image, data)
     if before is not None:
         data["contradictions"] = contradictions(before, data)
     if overlay is not None:
         write_png(Path(overlay), draw_overlay(
-            image, reading, store[0] if store is not None else None,
-            (data.get("forest") or {}).get("match_counters")))
+            image, reading, store, (data.get("forest") or {}).get("match_counters")))
     return Report(data, describe_scan(data), extras={"seconds": reading.seconds})

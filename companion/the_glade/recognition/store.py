@@ -380,6 +380,9 @@ class StoreReading:
     dropped: list[StoreThing] = field(default_factory=list)
     #: a counter's diameter in board-image px (what the overlay draws each thing as)
     diameter: float = 0.0
+    #: the photo's light per colour (:func:`light_gain`; ones when not measured): what the
+    #: match counters in the board's enclosures are read in too
+    gain: np.ndarray = field(default_factory=lambda: np.ones(3, np.float32))
 
     def result(self, with_matches: bool) -> dict[str, Any]:
         """The spec's store fields (none when the area is not wholly in the photo)."""
@@ -421,18 +424,26 @@ def read_store(glade: GladeModel, board_image_size: tuple[int, int], counter_px:
     corners = project(homography, np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
     in_view = bool(((corners[:, 0] >= 0) & (corners[:, 0] < fw) & (corners[:, 1] >= 0)
                     & (corners[:, 1] < fh)).all())
+    gain = light_gain(board_view, board_working)
     if not in_view:
-        return StoreReading([], False, box, diameter=counter_px)
+        return StoreReading([], False, box, diameter=counter_px, gain=gain)
     scale = WORK_COUNTER / counter_px
     view, fine = rectify(photo, homography, scale, box, 2)
-    gain = np.ones(3, np.float32)
+    dropped: list[StoreThing] = []
+    return StoreReading(_things(glade, view, fine, gain, scale, box, dropped), True, box,
+                        dropped, counter_px, gain)
+
+
+def light_gain(board_view: np.ndarray | None, board_working: np.ndarray | None
+               ) -> np.ndarray:
+    """The photo's light per colour channel, measured on the forest board's border as
+    photographed (``board_view``) against the board as enrolled (:func:`border_views`);
+    ones when not given or not measurable."""
     if board_view is not None and board_working is not None:
         measured = board_light(board_view, board_working, board_view.max(axis=2) > 0)
         if measured is not None:
-            gain = np.maximum(measured, 1e-3).astype(np.float32)
-    dropped: list[StoreThing] = []
-    return StoreReading(_things(glade, view, fine, gain, scale, box, dropped), True, box,
-                        dropped, counter_px)
+            return np.maximum(measured, 1e-3).astype(np.float32)
+    return np.ones(3, np.float32)
 
 
 def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndarray,
