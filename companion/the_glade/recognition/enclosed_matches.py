@@ -49,11 +49,11 @@ def enclosed_squares(data: dict[str, Any]) -> list[str]:
     forest = data.get("forest") or {}
     tiles = forest.get("tiles") or {}
     board = data.get("board") or {}
-    bare = [Square(r, c).name for r in range(int(board.get("rows", 0)))
-            for c in range(int(board.get("cols", 0)))]
+    every = [Square(r, c).name for r in range(int(board.get("rows", 0)))
+             for c in range(int(board.get("cols", 0)))]  # the bare ones among them
     out = []
     for label in dict.fromkeys([*(str(u) for u in data.get("uncertain") or ()),
-                                *sorted(forest.get("counters") or {}), *bare]):
+                                *sorted(forest.get("counters") or {}), *every]):
         try:
             square = Square.parse(label)
         except StateError:
