@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import (
+    bare_colours,
     outlined_print,
     photo_drawing,
     photo_exemplars,
@@ -486,10 +487,13 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     shaded_bare.settle(evidence, readings)
     # bare squares doubted as veiled by glare where no glare lies: bare, likewise
     veil_without_glare.settle(evidence, readings)
+    # doubts between the bare board and tiles whose true colours are the bare board's: bare
+    # (still counted among the photo's doubts: see _counts_as_doubt)
+    bare_colours.settle(model, evidence, readings, view, board)
     # tiles doubted as "tile or empty?" whose outline and print plainly show: named
     outlined_print.settle(evidence, readings, MAX_DISTANCE)
     # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
-    before = sum(r.kind == "uncertain" for r in readings) if POOR_BEFORE_SETTLE else None
+    before = sum(map(_counts_as_doubt, readings)) if POOR_BEFORE_SETTLE else None
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
         photo_exemplars.settle(model, evidence, readings, fine)
     # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
@@ -1032,8 +1036,17 @@ def poor_photo(readings: list[SquareReading], unsure: int | None = None) -> bool
     and the steps that settle doubts leave it as it is (settling could lift it under that
     share and so let the weak calls stand)."""
     if unsure is None:
-        unsure = sum(r.kind == "uncertain" for r in readings)
+        unsure = sum(map(_counts_as_doubt, readings))
     return unsure > POOR_PHOTO * len(readings)
+
+
+def _counts_as_doubt(r: SquareReading) -> bool:
+    """Whether ``r`` counts among the doubts that say how poor a photo is: a doubt, or a
+    doubt bare_colours settled (the glare or shade that left a bare square's print unread is
+    a sign of a poor photo all the same; counted so, the step changes no other square's
+    reading: on hard tuning photos, uncounted, it let a poor photo's close call stand, named
+    wrong)."""
+    return r.kind == "uncertain" or "bare_colours" in r.distances
 
 
 def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
@@ -1042,7 +1055,7 @@ def _doubt_poor_photo(readings: list[SquareReading], unsure: int | None = None
     dim, blurred or badly lit photo), trust the rest less: a reading that would pass in a
     good photo is not sure in a poor one."""
     if unsure is None:
-        unsure = sum(r.kind == "uncertain" for r in readings)
+        unsure = sum(map(_counts_as_doubt, readings))
     if not poor_photo(readings, unsure):
         return _doubt_poorish_photo(readings, unsure)
     for r in readings:

@@ -1,0 +1,170 @@
+"""Squares in doubt between the bare board and a tile, settled by their colours (issue #20).
+
+Every look that compares a square with the bare board and the tile faces first divides the
+patch by its own light (a plane per colour fitted to its paper), so that shade, glare and a
+colour cast cancel. That division also cancels the paper's own colour: a bare square whose
+board print is faint and a tile whose print glare has veiled are both flat, and the looks
+leave them in doubt ("empty, or a tile veiled by glare?", "tile or empty?", a tie of two
+look-alike faces on a shaded bare square). A person tells them apart at a glance, by colour:
+the board's green is not the tile's paper.
+
+So a square in such a doubt is compared in its true colours, freed of the photo's light as
+measured on the board's border (counter_colour.board_light), with the bare board's own image
+there and with the best two tile faces the first look placed there, each as the photo would
+show it: lit by a plane of light and veiled by a plane of glare over the square (two planes
+shared by the three colours, fitted in closed form; a glare spot's soft edge and a shadow's
+are smooth). Only the middle of the square is compared (SIDE of it), which a tile covers
+wherever it lies in its square, and all three are smoothed alike (SMOOTH, working px)
+against a pixel of misplacement. Where the bare board's colours fit at least RATIO times as
+closely as the nearer tile face's, the square is the bare board: read empty, sure
+(``distances["bare_colours"]``, the log10 of the two misfits' ratio). A light and a veil
+that turn a tile's paper into the board's colour exactly would need a cast the border does not
+show.
+
+Only doubts between the bare board and tiles are so settled; a doubt a counter is part of, or
+a square whose colours fit a counter far better than the bare board's
+(evidence.colours_say_counter), is left as it is, as is every square of a photo whose light
+could not be measured.
+
+Measured on tuning families 1-8 and 41-56 (seed 9000, 8 photos of a 7x7 board each; the
+log10 of the board's misfit over the nearer face's): see RATIO.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, NamedTuple
+
+import cv2
+import numpy as np
+
+from companion.the_glade.recognition.counter_colour import board_light
+from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.evidence import Evidence, _border, colours_say_counter
+from companion.the_glade.recognition.model import CELL_PX, BoardModel, Model
+
+if TYPE_CHECKING:
+    from companion.the_glade.recognition.reader import SquareReading
+
+#: The switch (``--set bare_colours.BARE_COLOURS=False`` in the benchmarks).
+BARE_COLOURS = True
+RATIO = 8.0
+#: ... while the bare board's fit needs no more glare than this over its middle (in units of
+#: the board's light: 1.0 veils it as white paper) and at least this much light on the board
+#: (a fit that all but drops the board's colours, or inverts them, says nothing of them).
+MAX_VEIL = 0.5
+MIN_LIGHT = 0.2
+SIDE = 0.6
+SMOOTH = 1.5
+#: The doubts settled so (reader.DOUBTS): each may be a bare square the looks could not tell
+#: from a tile.
+DOUBTS = frozenset({"veiled", "bare-like", "which-kind", "look-alike", "unmatched"})
+
+
+def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
+           board: BoardModel) -> list[SquareReading]:
+    """``readings`` (row-major, judged from ``ev`` on the rectified ``view`` of ``board``)
+    with each doubt between the bare board and tiles whose colours are the bare board's
+    (see the module's text) read empty, in place; returned for chaining."""
+    if not BARE_COLOURS or not len(model.tile_faces):
+        return readings
+    asked = [k for k, r in enumerate(readings) if _between_board_and_tiles(model, ev, k, r)]
+    if not asked:
+        return readings
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    ref, strip = _border(board, view, gray)
+    if ref.shape != view.shape:
+        return readings
+    gain = board_light(view, ref, strip)
+    if gain is None:
+        return readings
+    light = 1.0 / (255.0 * np.maximum(gain, 1e-3))
+    for k in asked:
+        fit = board_over_tile(model, ev, k, view, ref, light)
+        if fit is None:
+            continue
+        ratio, board = fit
+        if ratio * RATIO > 1.0 or board.veil > MAX_VEIL or board.light < MIN_LIGHT:
+            continue
+        r = readings[k]
+        centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
+        r.settled_bare(1.0 - ratio * RATIO, centre, "bare_colours")
+        r.distances["bare_colours"] = round(math.log10(max(ratio, 1e-9)), 2)
+    return readings
+
+
+def _between_board_and_tiles(model: Model, ev: Evidence, k: int, r: SquareReading) -> bool:
+    """Whether square ``k``'s doubt is one between the bare board and tiles only."""
+    if r.doubt not in DOUBTS or colours_say_counter(ev.tint.get(k)):
+        return False
+    if r.candidates and not set(r.candidates) <= set(model.tile_names):
+        return False  # two counters
+    kinds = {kind: r.distances[kind] for kind in ("empty", "tile", "counter")
+             if kind in r.distances}
+    return "counter" not in sorted(kinds, key=kinds.get)[:2]
+
+
+class LitFit(NamedTuple):
+    """How a face fits a patch under a plane of light and a plane of glare
+    (:func:`lit_fit`)."""
+
+    misfit: float  # mean squared
+    light: float   # the light's plane at the patch's middle (1.0: as on the border)
+    veil: float    # the glare's plane there (1.0: as bright as white paper on the border)
+
+
+def board_over_tile(model: Model, ev: Evidence, k: int, view: np.ndarray, ref: np.ndarray,
+                    light: np.ndarray) -> tuple[float, LitFit] | None:
+    """How closely the bare board's colours fit square ``k`` over how closely the nearer of
+    its best two tile faces' do, each lit and veiled as the photo best shows it (``light``:
+    per colour, what frees the view of the photo's light), and the bare board's fit; None
+    when the square's middle is not wholly in the view."""
+    side = round(SIDE * CELL_PX)
+    cx, cy = ev.centres[k]
+    photo = _middle(view, cx, cy, side)
+    board = _middle(ref, cx, cy, side)
+    if photo is None or board is None:
+        return None
+    photo *= light[None, None, :]
+    board /= 255.0
+    misfits = []
+    fside = tile_side(model.tile_size)
+    tx, ty = ev.tile_at[k]
+    middle = (fside - 1) / 2
+    for _, j, _ in ev.tiles[k]:
+        face = cv2.resize(model.tile_faces[j // 4], (round(fside), round(fside)),
+                          interpolation=cv2.INTER_AREA)
+        face = np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
+        cut = _middle(face, middle + cx - tx, middle + cy - ty, side)
+        if cut is not None:
+            misfits.append(lit_fit(photo, cut / 255.0).misfit)
+    if not misfits:
+        return None
+    bare = lit_fit(photo, board)
+    return bare.misfit / max(min(misfits), 1e-12), bare
+
+
+def _middle(image: np.ndarray, x: float, y: float, side: int) -> np.ndarray | None:
+    """The ``side``-px square of ``image`` centred on (``x``, ``y``), smoothed, in float32;
+    None where it is not wholly inside."""
+    x0, y0 = round(x) - side // 2, round(y) - side // 2
+    if x0 < 0 or y0 < 0 or x0 + side > image.shape[1] or y0 + side > image.shape[0]:
+        return None
+    return cv2.GaussianBlur(image[y0:y0 + side, x0:x0 + side].astype(np.float32), (0, 0),
+                            SMOOTH)
+
+
+def lit_fit(photo: np.ndarray, face: np.ndarray) -> LitFit:
+    """How ``face`` (s, s, 3) fits ``photo`` (the same shape) lit by a plane of light and
+    veiled by a plane of glare, both shared by the three colours, fitted by least
+    squares."""
+    s = photo.shape[0]
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float32) / s - 0.5
+    x = np.repeat(xx[..., None], 3, axis=2).ravel()
+    y = np.repeat(yy[..., None], 3, axis=2).ravel()
+    f = face.ravel()
+    design = np.stack([f, f * x, f * y, np.ones_like(f), x, y], axis=1)
+    target = photo.ravel()
+    coef, *_ = np.linalg.lstsq(design, target, rcond=None)
+    return LitFit(float(np.mean((target - design @ coef) ** 2)), float(coef[0]),
+                  float(coef[3]))

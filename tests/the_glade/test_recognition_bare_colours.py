@@ -1,0 +1,167 @@
+"""Doubts between the bare board and tiles settled by their true colours (bare_colours.py,
+issue #20).
+
+The photos are rendered from a pack of an art family no benchmark or tuning run uses, so the
+recogniser never saw its art before the test. Each square of a read photo is put in each
+doubt the step may settle, and the step must read a bare square bare and leave every tile and
+counter in doubt: the colours decide, not the doubt."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.the_glade.names import Tile
+from companion.the_glade.recognition import bare_colours, reader
+from companion.the_glade.recognition.evidence import Evidence
+from companion.the_glade.recognition.families import HELD_OUT_FROM, TUNING_FAMILIES, family_pack
+from companion.the_glade.recognition.jobs import enrol
+from companion.the_glade.recognition.model import BoardModel, Model, load_model
+from companion.the_glade.recognition.pack import Pack, write_pack
+from companion.the_glade.recognition.reader import SquareReading
+from companion.the_glade.recognition.sim import random_forest, render_photo
+from companion.vision.sim import Camera, Degradations
+
+FAMILY = 60_001  # never tuned on, never benchmarked
+assert FAMILY not in TUNING_FAMILIES and FAMILY >= HELD_OUT_FROM
+DOUBTS = ("veiled", "bare-like", "which-kind", "look-alike", "unmatched")
+
+
+@dataclass
+class Seen:
+    """What the first look gathered on one photo, before the step: the square names, their
+    evidence and readings, the rectified view and the board, with the photo's truth."""
+
+    model: Model
+    names: list[str]
+    ev: Evidence
+    readings: list[SquareReading]
+    view: np.ndarray
+    board: BoardModel
+    truth: dict
+
+    def what(self, k: int) -> str:
+        sq = self.names[k]
+        if sq in self.truth["forest"]["tiles"]:
+            return "tile"
+        return "counter" if sq in self.truth["forest"]["counters"] else "empty"
+
+
+def _small_pack() -> Pack:
+    """The family's pack cut to 16 spring tiles (two creatures, two leaves, every fruit)."""
+    pack = family_pack(FAMILY)
+    pack.tiles = [f for f in pack.tiles if f.season == "spring"
+                  and Tile.parse(f.tile).creature in ("hedgehog", "toad")
+                  and Tile.parse(f.tile).leaf in ("beech", "oak")]
+    return pack
+
+
+def _seen(pack: Pack, model: Model, seed: int, hard: bool) -> Seen:
+    state = random_forest(np.random.default_rng(seed), pack.board_for(7, 7).geometry, pack,
+                          fill=0.6)
+    if hard:  # as the benchmark's hard photos: stronger spoilers, more tilt, dimmer
+        rng = np.random.default_rng(seed + 77)
+        image, truth = render_photo(pack, state, seed, spoil=Degradations(strength=1.6),
+                                    camera=Camera.random(rng, tilt=18.0))
+        image = np.clip(image * rng.uniform(0.55, 0.8), 0, 255).astype(np.uint8)
+    else:
+        image, truth = render_photo(pack, state, seed)
+    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    image = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    got: dict = {}
+    gather = reader.gather
+
+    def keep(model, board, view, fine, frame_share):  # type: ignore[no-untyped-def]
+        names, ev = gather(model, board, view, fine, frame_share)
+        got.update(names=names, ev=ev, view=view, board=board)
+        return names, ev
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reader, "gather", keep)
+        mp.setattr(bare_colours, "BARE_COLOURS", False)  # the readings before the step
+        reading = reader.read_board(model, image)
+    return Seen(model, got["names"], got["ev"], reading.squares, got["view"], got["board"],
+                truth)
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory: pytest.TempPathFactory) -> tuple[Seen, Seen]:
+    """A normal and a hard photo of the family's board, as the first look saw them."""
+    work: Path = tmp_path_factory.mktemp("bare-colours")
+    pack = _small_pack()
+    write_pack(pack, work / "pack")
+    enrol(work / "pack", out=work / "model", quiet=True, lookalikes=False)
+    model = load_model(work / "model")
+    return _seen(pack, model, 11, hard=False), _seen(pack, model, 12, hard=True)
+
+
+def _doubted(seen: Seen, doubt: str) -> list[SquareReading]:
+    """Every square of ``seen`` put in ``doubt`` (between the bare board and tiles: its
+    distances as the first look measured them, without a counter's)."""
+    out = []
+    for k, r in enumerate(seen.readings):
+        d = SquareReading(r.square, "uncertain", distances={
+            "empty": float(seen.ev.empty[k]), "tile": float(seen.ev.tiles[k][0][0])})
+        d.doubted(doubt, "?")
+        if doubt == "look-alike":
+            d.candidates = (seen.ev.tiles[k][0][2], seen.ev.tiles[k][1][2])
+        out.append(d)
+    return out
+
+
+@pytest.mark.parametrize("doubt", DOUBTS)
+def test_bare_squares_are_read_bare_and_no_tile_or_counter_is(photos, doubt: str) -> None:
+    for seen, least in zip(photos, (1.0, 0.6), strict=True):
+        readings = _doubted(seen, doubt)
+        bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+        bare = [k for k in range(len(readings)) if seen.what(k) == "empty"]
+        pieces = [k for k in range(len(readings)) if seen.what(k) != "empty"]
+        assert bare and pieces
+        for k in pieces:  # never wrong
+            assert (readings[k].kind, readings[k].doubt) == ("uncertain", doubt), seen.names[k]
+        settled = [k for k in bare if readings[k].kind == "empty"]
+        assert len(settled) >= least * len(bare)
+        for k in settled:
+            r = readings[k]
+            assert (r.doubt, r.candidates, r.name) == ("", (), None)
+            assert r.distances["bare_colours"] <= np.log10(1 / bare_colours.RATIO)
+            assert 0.0 <= r.confidence <= 1.0
+            assert r.centre == (float(seen.ev.centres[k][0]), float(seen.ev.centres[k][1]))
+
+
+def test_other_doubts_and_doubts_with_a_counter_are_left(photos, monkeypatch) -> None:
+    seen = photos[0]
+    bare = next(k for k in range(len(seen.readings)) if seen.what(k) == "empty")
+    readings = _doubted(seen, "glare")  # not a doubt between the board and tiles
+    bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+    assert readings[bare].doubt == "glare"
+    readings = _doubted(seen, "which-kind")  # "empty or counter?"
+    readings[bare].distances["counter"] = readings[bare].distances["empty"] * 1.01
+    readings[bare].distances["tile"] = readings[bare].distances["empty"] * 2
+    bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+    assert readings[bare].doubt == "which-kind"
+    readings = _doubted(seen, "look-alike")  # two counters
+    readings[bare].candidates = ("white-single", "white-double")
+    bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+    assert readings[bare].doubt == "look-alike"
+    monkeypatch.setattr(bare_colours, "BARE_COLOURS", False)
+    readings = _doubted(seen, "veiled")
+    bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+    assert all(r.doubt == "veiled" for r in readings)
+
+
+def test_a_face_lit_and_veiled_by_planes_fits_exactly() -> None:
+    rng = np.random.default_rng(3)
+    face = rng.uniform(0.1, 0.9, (29, 29, 3)).astype(np.float32)
+    yy, xx = np.mgrid[0:29, 0:29].astype(np.float32) / 29 - 0.5
+    photo = face * (0.8 + 0.3 * xx)[..., None] + (0.25 - 0.1 * yy)[..., None]
+    fit = bare_colours.lit_fit(photo, face)
+    assert fit.misfit < 1e-9
+    assert fit.light == pytest.approx(0.8, abs=1e-4)
+    assert fit.veil == pytest.approx(0.25, abs=1e-4)
+    other = rng.uniform(0.1, 0.9, (29, 29, 3)).astype(np.float32)
+    assert bare_colours.lit_fit(photo, other).misfit > 1e-3
