@@ -1044,8 +1044,8 @@ def _counts_as_doubt(r: SquareReading) -> bool:
     """Whether ``r`` counts among the doubts that say how poor a photo is: a doubt, or a
     doubt bare_colours settled (the glare or shade that left a bare square's print unread is
     a sign of a poor photo all the same; counted so, the step changes no other square's
-    reading: on hard tuning photos, uncounted, it let a poor photo's close call stand, named
-    wrong)."""
+    reading through the poor-photo rules: on hard tuning photos, uncounted, it let a poor
+    photo's close call stand, named wrong)."""
     return r.kind == "uncertain" or "bare_colours" in r.distances
 
 
