@@ -78,8 +78,8 @@ def test_a_photo_without_the_board_still_finds_none(case):
 
 def test_the_scan_says_the_board_is_in_view_but_too_faint(case):
     """The reader does not read a board placed only by the guided fit: on fresh family
-    8010 the one such hard photo read 2 squares wrong as sure (benchmarks/RESULTS.md); it
-    says why the board is not read instead of "no forest board found"."""
+    8010 the one such hard photo read 2 squares wrong as sure (benchmarks/RESULTS.md, in its
+    history); it says why the board is not read instead of "no forest board found"."""
     photo = case[2]
     model = build_model(family_pack(FAMILY), lookalikes=False)
     with pytest.raises(RecognitionError, match="in view but too faint"):
