@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from companion.the_glade.recognition import photo_exemplars, reader
+from companion.the_glade.recognition import bare_colours, photo_exemplars, reader
 from companion.the_glade.recognition.close_calls import Look
 from companion.the_glade.recognition.lookalikes import PairVerdict
 from companion.the_glade.recognition.reader import (
@@ -149,6 +149,7 @@ def _poor_photo_settled(monkeypatch, before: bool) -> list[SquareReading]:
     monkeypatch.setattr(reader, "_judge", lambda model, ev, i, name: squares[i])
     monkeypatch.setattr(photo_exemplars, "EXEMPLARS", True)
     monkeypatch.setattr(photo_exemplars, "settle", settle)
+    monkeypatch.setattr(bare_colours, "BARE_COLOURS", False)  # no view nor faces here
     monkeypatch.setattr(reader, "POOR_BEFORE_SETTLE", before)
     return reader._read_squares(_MODEL, None, None, None, None)
 
