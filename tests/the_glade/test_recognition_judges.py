@@ -151,7 +151,7 @@ def _poor_photo_settled(monkeypatch, before: bool) -> list[SquareReading]:
     monkeypatch.setattr(photo_exemplars, "settle", settle)
     monkeypatch.setattr(bare_colours, "BARE_COLOURS", False)  # no view nor faces here
     monkeypatch.setattr(reader, "POOR_BEFORE_SETTLE", before)
-    return reader._read_squares(_MODEL, None, None, None, None)
+    return reader._read_squares(_MODEL, None, None, None, None)[0]
 
 
 def test_a_photo_is_as_poor_after_its_doubts_are_settled_when_so_switched(monkeypatch):

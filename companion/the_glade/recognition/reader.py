@@ -24,6 +24,7 @@ import numpy as np
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import (
     bare_colours,
+    leaf_colours,
     outlined_print,
     photo_drawing,
     photo_exemplars,
@@ -467,19 +468,23 @@ def read_board(model: Model, photo: np.ndarray) -> BoardReading:
     box = (x0, y0, g.left + (g.cols + PAD) * g.cell, g.top + (g.rows + PAD) * g.cell)
     view, fine = rectify(photo, hm, s, box, FINE)
     t2 = time.perf_counter()
-    readings = _read_squares(model, board, view, fine, frame_share)
+    readings, evidence = _read_squares(model, board, view, fine, frame_share)
     # back to board-image pixels for the overlay
     for r in readings:
         r.centre = (x0 + r.centre[0] / s, y0 + r.centre[1] / s)
     if photo_drawing.PHOTO_DRAWING:  # look-alike doubts drawn into the photo itself
         photo_drawing.settle(model, board, hm, photo, readings)
+    # the leaf of a tile under glare or in shade, by its true colours
+    leaf_colours.settle(model, evidence, readings, view, board)
     t3 = time.perf_counter()
     return BoardReading(board, located, readings,
                         {"locate": t1 - t0, "rectify": t2 - t1, "squares": t3 - t2})
 
 
 def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
-                  frame_share: np.ndarray) -> list[SquareReading]:
+                  frame_share: np.ndarray) -> tuple[list[SquareReading], Evidence]:
+    """Every square of the rectified ``view`` (and ``fine``) judged, its doubts settled
+    where the evidence allows; with the evidence, for the steps after."""
     names, evidence = gather(model, board, view, fine, frame_share)
     readings = [_judge(model, evidence, i, name) for i, name in enumerate(names)]
     # bare squares in shade taken for two look-alike tiles: bare, before the photo's doubts
@@ -497,8 +502,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     if photo_exemplars.EXEMPLARS:  # look-alike doubts settled by the photo's sure squares
         photo_exemplars.settle(model, evidence, readings, fine)
     # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
-    return veiled_leaves.doubt(model, evidence,
-                               _doubt_glare_lit(evidence, _doubt_poor_photo(readings, before)))
+    return veiled_leaves.doubt(model, evidence, _doubt_glare_lit(
+        evidence, _doubt_poor_photo(readings, before))), evidence
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:

@@ -1,0 +1,118 @@
+"""A tile under glare or in shade whose leaf the looks could not tell, named by its true
+colours (issue #20).
+
+Each art family draws two leaves of one colour, a light and a dark one. The looks compare a
+tile with its faces after dividing the patch by its own light and allow a veil of glare up
+to a cap, so under a bright patch a dark leaf veiled beyond the cap looks like the light one
+within it; such names are doubted ("glare on the tile: X, or another leaf?",
+veiled_leaves.py and reader._doubt_glare_lit), and so are close calls in deep shade.
+
+Here the doubt's face and its leaf siblings (the same creature and fruit, season and turn,
+on each other leaf) are compared with the tile in their true colours, freed of the light
+measured on the board's border, each lit by a plane of light and veiled by a plane of glare
+shared by the three colours and with no cap (bare_colours.lit_fit): the paper and the
+creature, which every sibling shares, fix the light and the veil, and the leaf's own colour
+is then what differs. The tile's printed face (inset as the looks cut it) is compared where
+the first look placed it. The doubt is named the sibling that fits at least RATIO times as
+closely as every other, under a veil of at most MAX_VEIL (``distances["leaf_colours"]``:
+the ratio).
+
+It judges the leaf only: the creature and fruit are the name's, as the looks gave them. A
+doubt whose creature or fruit is wrong has no right sibling, and its best sibling fits
+hardly better than the rest (see RATIO).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from companion.the_glade.recognition.bare_colours import LitFit, lit_fit
+from companion.the_glade.recognition.counter_colour import board_light
+from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.evidence import (
+    Evidence,
+    _border,
+    faces_by_name,
+    other_leaves,
+)
+from companion.the_glade.recognition.model import TILE_INSET, BoardModel, Model
+
+if TYPE_CHECKING:
+    from companion.the_glade.recognition.reader import SquareReading
+
+#: The switch (``--set leaf_colours.LEAF_COLOURS=False`` in the benchmarks).
+LEAF_COLOURS = True
+RATIO = 1.4
+MAX_VEIL = 1.0
+SMOOTH = 1.0
+#: The doubts so judged (reader.DOUBTS).
+DOUBTS = frozenset({"glare-lit", "shade-lit"})
+
+
+def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
+           board: BoardModel) -> list[SquareReading]:
+    """``readings`` (row-major, judged from ``ev`` on the rectified ``view`` of ``board``)
+    with each glare- or shade-lit doubt whose leaf its true colours tell (see the module's
+    text) named, in place; returned for chaining."""
+    if not LEAF_COLOURS or not len(model.tile_faces):
+        return readings
+    asked = [k for k, r in enumerate(readings) if r.kind == "uncertain" and r.doubt in DOUBTS
+             and r.name and r.season is not None and r.turn is not None]
+    if not asked:
+        return readings
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    ref, strip = _border(board, view, gray)
+    gain = board_light(view, ref, strip) if ref.shape == view.shape else None
+    if gain is None:
+        return readings
+    light = 1.0 / (255.0 * np.maximum(gain, 1e-3))
+    faces = faces_by_name(model)
+    for k in asked:
+        r = readings[k]
+        assert r.name is not None and r.season is not None and r.turn is not None
+        fits = sibling_fits(model, faces, view, ev.tile_at[k], light, r.name, r.season,
+                            r.turn)
+        if len(fits) < 2:
+            continue
+        ranked = sorted(fits.items(), key=lambda kv: kv[1].misfit)
+        (best, fit), (_, second) = ranked[0], ranked[1]
+        ratio = second.misfit / max(fit.misfit, 1e-12)
+        if ratio < RATIO or fit.veil > MAX_VEIL:
+            continue
+        r.settled(best)
+        r.confidence = 1.0 - 1.0 / ratio
+        r.distances["leaf_colours"] = round(ratio, 3)
+    return readings
+
+
+def sibling_fits(model: Model, faces: dict[tuple[str, str, int], int], view: np.ndarray,
+                 at: np.ndarray, light: np.ndarray, name: str, season: str, turn: int
+                 ) -> dict[str, LitFit]:
+    """How tile ``name`` and each of its leaf siblings (at ``season`` and ``turn``) fit the
+    tile's printed face in ``view`` centred at ``at`` (working px), in true colours
+    (``light``: per colour, what frees the view of the photo's light): bare_colours.LitFit
+    by name; empty when the face is not wholly in the view."""
+    fside = tile_side(model.tile_size)
+    side = round(fside * TILE_INSET) // 2 * 2
+    x0, y0 = round(float(at[0])) - side // 2, round(float(at[1])) - side // 2
+    if x0 < 0 or y0 < 0 or x0 + side > view.shape[1] or y0 + side > view.shape[0]:
+        return {}
+    photo = cv2.GaussianBlur(view[y0:y0 + side, x0:x0 + side].astype(np.float32), (0, 0),
+                             SMOOTH) * light[None, None, :]
+    out: dict[str, LitFit] = {}
+    for candidate in [name, *other_leaves(name)]:
+        j = faces.get((candidate, season, turn))
+        if j is None:
+            continue
+        face = cv2.resize(model.tile_faces[j // 4], (round(fside), round(fside)),
+                          interpolation=cv2.INTER_AREA)
+        face = np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
+        m = (face.shape[0] - side) // 2
+        printed = cv2.GaussianBlur(face[m:m + side, m:m + side].astype(np.float32), (0, 0),
+                                   SMOOTH) / 255.0
+        if printed.shape == photo.shape:
+            out[candidate] = lit_fit(photo, printed)
+    return out
