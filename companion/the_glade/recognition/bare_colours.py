@@ -80,14 +80,10 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
     asked = [k for k, r in enumerate(readings) if _between_board_and_tiles(model, ev, k, r)]
     if not asked:
         return readings
-    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    ref, strip = _border(board, view, gray)
-    if ref.shape != view.shape:
+    measured = true_light(view, board)
+    if measured is None:
         return readings
-    gain = board_light(view, ref, strip)
-    if gain is None:
-        return readings
-    light = 1.0 / (255.0 * np.maximum(gain, 1e-3))
+    ref, light = measured
     for k in asked:
         fit = board_over_tile(model, ev, k, view, ref, light)
         if fit is None:
@@ -141,16 +137,35 @@ def board_over_tile(model: Model, ev: Evidence, k: int, view: np.ndarray, ref: n
     tx, ty = ev.tile_at[k]
     middle = (fside - 1) / 2
     for _, j, _ in ev.tiles[k]:
-        face = cv2.resize(model.tile_faces[j // 4], (round(fside), round(fside)),
-                          interpolation=cv2.INTER_AREA)
-        face = np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
-        cut = _middle(face, middle + cx - tx, middle + cy - ty, side)
+        cut = _middle(face_at_turn(model, j), middle + cx - tx, middle + cy - ty, side)
         if cut is not None:
             misfits.append(lit_fit(photo, cut / 255.0).misfit)
     if not misfits:
         return None
     bare = lit_fit(photo, board)
     return bare.misfit / max(min(misfits), 1e-12), bare
+
+
+def true_light(view: np.ndarray, board: BoardModel) -> tuple[np.ndarray, np.ndarray] | None:
+    """The enrolled ``board``'s window matching the rectified ``view``, and per colour what
+    frees the view of the photo's light as the board's border measures it (the view times
+    it is in the pack's colours, 0..1); None where the light cannot be measured."""
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
+    ref, strip = _border(board, view, gray)
+    if ref.shape != view.shape:
+        return None
+    gain = board_light(view, ref, strip)
+    if gain is None:
+        return None
+    return ref, 1.0 / (255.0 * np.maximum(gain, 1e-3))
+
+
+def face_at_turn(model: Model, j: int) -> np.ndarray:
+    """Tile template ``j``'s face as the pack draws it, at the working view's tile size and
+    turned as the template is (BGR uint8)."""
+    side = round(tile_side(model.tile_size))
+    face = cv2.resize(model.tile_faces[j // 4], (side, side), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
 
 
 def _middle(image: np.ndarray, x: float, y: float, side: int) -> np.ndarray | None:

@@ -29,15 +29,14 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from companion.the_glade.recognition.bare_colours import LitFit, lit_fit
-from companion.the_glade.recognition.counter_colour import board_light
-from companion.the_glade.recognition.enrol import tile_side
-from companion.the_glade.recognition.evidence import (
-    Evidence,
-    _border,
-    faces_by_name,
-    other_leaves,
+from companion.the_glade.recognition.bare_colours import (
+    LitFit,
+    face_at_turn,
+    lit_fit,
+    true_light,
 )
+from companion.the_glade.recognition.enrol import tile_side
+from companion.the_glade.recognition.evidence import Evidence, faces_by_name, other_leaves
 from companion.the_glade.recognition.model import TILE_INSET, BoardModel, Model
 
 if TYPE_CHECKING:
@@ -72,12 +71,10 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
              and r.name and r.season is not None and r.turn is not None]
     if not asked:
         return readings
-    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    ref, strip = _border(board, view, gray)
-    gain = board_light(view, ref, strip) if ref.shape == view.shape else None
-    if gain is None:
+    measured = true_light(view, board)
+    if measured is None:
         return readings
-    light = 1.0 / (255.0 * np.maximum(gain, 1e-3))
+    light = measured[1]
     faces = faces_by_name(model)
     for k in asked:
         r = readings[k]
@@ -116,9 +113,7 @@ def sibling_fits(model: Model, faces: dict[tuple[str, str, int], int], view: np.
         j = faces.get((candidate, season, turn))
         if j is None:
             continue
-        face = cv2.resize(model.tile_faces[j // 4], (round(fside), round(fside)),
-                          interpolation=cv2.INTER_AREA)
-        face = np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
+        face = face_at_turn(model, j)
         m = (face.shape[0] - side) // 2
         printed = cv2.GaussianBlur(face[m:m + side, m:m + side].astype(np.float32), (0, 0),
                                    SMOOTH) / 255.0
