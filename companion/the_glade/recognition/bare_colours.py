@@ -37,9 +37,12 @@ from typing import TYPE_CHECKING, NamedTuple
 import cv2
 import numpy as np
 
-from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.enrol import tile_side
-from companion.the_glade.recognition.evidence import Evidence, _border, colours_say_counter
+from companion.the_glade.recognition.evidence import (
+    Evidence,
+    board_window,
+    colours_say_counter,
+)
 from companion.the_glade.recognition.model import CELL_PX, BoardModel, Model
 
 if TYPE_CHECKING:
@@ -80,7 +83,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
     asked = [k for k, r in enumerate(readings) if _between_board_and_tiles(model, ev, k, r)]
     if not asked:
         return readings
-    measured = true_light(view, board)
+    measured = true_light(ev, view, board)
     if measured is None:
         return readings
     ref, light = measured
@@ -146,18 +149,16 @@ def board_over_tile(model: Model, ev: Evidence, k: int, view: np.ndarray, ref: n
     return bare.misfit / max(min(misfits), 1e-12), bare
 
 
-def true_light(view: np.ndarray, board: BoardModel) -> tuple[np.ndarray, np.ndarray] | None:
+def true_light(ev: Evidence, view: np.ndarray, board: BoardModel
+               ) -> tuple[np.ndarray, np.ndarray] | None:
     """The enrolled ``board``'s window matching the rectified ``view``, and per colour what
-    frees the view of the photo's light as the board's border measures it (the view times
-    it is in the pack's colours, 0..1); None where the light cannot be measured."""
-    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY)
-    ref, strip = _border(board, view, gray)
-    if ref.shape != view.shape:
+    frees the view of the photo's light as the board's border measured it (``ev.light``;
+    the view times it is in the pack's colours, 0..1); None where the light was not
+    measured."""
+    ref = board_window(board, view)
+    if ref.shape != view.shape or ev.light is None:
         return None
-    gain = board_light(view, ref, strip)
-    if gain is None:
-        return None
-    return ref, 1.0 / (255.0 * np.maximum(gain, 1e-3))
+    return ref, 1.0 / (255.0 * np.maximum(ev.light, 1e-3))
 
 
 def face_at_turn(model: Model, j: int) -> np.ndarray:

@@ -140,6 +140,10 @@ class Evidence:
     #: one row of the templates' length a square; None: not kept), for
     #: :mod:`veiled_leaves`
     patches: np.ndarray | None = None
+    #: the photo's light per colour channel measured on the board's border (photo over the
+    #: enrolled board, :func:`counter_colour.board_light`; None: unmeasured), what the
+    #: true-colour steps (:mod:`bare_colours`, :mod:`leaf_colours`) free a patch of
+    light: np.ndarray | None = None
 
 
 def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -212,7 +216,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
         tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner,
-        _partner_verdicts(model, cache, fine, looks, tside), patches)
+        _partner_verdicts(model, cache, fine, looks, tside), patches, gain)
 
 
 def _smoothed(fine: np.ndarray, sigma: float) -> np.ndarray:
@@ -365,13 +369,19 @@ def _empty_distances(cache: Cache, board: BoardModel, view: np.ndarray,
     return hazy_pairs(vecs, cache.empty[key])
 
 
+def board_window(board: BoardModel, view: np.ndarray) -> np.ndarray:
+    """The enrolled board's window matching the rectified ``view`` (smaller where the view
+    reaches past the enrolled image)."""
+    ox, oy = (round(v) for v in _view_origin(board))
+    return board.working[oy:oy + view.shape[0], ox:ox + view.shape[1]]
+
+
 def _border(board: BoardModel, view: np.ndarray, gray: np.ndarray
             ) -> tuple[np.ndarray, np.ndarray]:
     """The enrolled board's window matching the rectified ``view`` (``gray``: the same in
     grey), and the strip of border round the grid (inside the photo) where nothing lies:
     what blur and light are measured on."""
-    ox, oy = (round(v) for v in _view_origin(board))
-    ref = board.working[oy:oy + view.shape[0], ox:ox + view.shape[1]]
+    ref = board_window(board, view)
     strip = np.ones(view.shape[:2], bool)
     inset = round(PAD * CELL_PX) - 2
     strip[inset:-inset, inset:-inset] = False

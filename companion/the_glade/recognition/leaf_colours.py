@@ -71,7 +71,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
              and r.name and r.season is not None and r.turn is not None]
     if not asked:
         return readings
-    measured = true_light(view, board)
+    measured = true_light(ev, view, board)
     if measured is None:
         return readings
     light = measured[1]
