@@ -452,14 +452,14 @@ def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
         for key in ("candidates", "reasons"):
             if isinstance(reading.get(key), dict):
                 reading[key] = {k: v for k, v in reading[key].items() if str(k) != d.label}
-    if d.label.startswith(STORE) or s.name == EMPTY:
-        pass  # put in the store above; or a bare supply space: the seat's count stands
-    elif d.forest is None:
-        reading.setdefault("glade", {})[d.label] = s.name
-    else:
-        forest = reading.setdefault("forest", {})
-        kind = "tiles" if _tile(s.name) else "counters"
-        forest[kind] = {**(forest.get(kind) or {}), d.label: s.name}
+        if s.name == EMPTY:
+            pass  # a bare supply space: the seat's count stands as read
+        elif d.forest is None:
+            reading.setdefault("glade", {})[d.label] = s.name
+        else:
+            forest = reading.setdefault("forest", {})
+            kind = "tiles" if _tile(s.name) else "counters"
+            forest[kind] = {**(forest.get(kind) or {}), d.label: s.name}
     reading["settled"] = {**(reading.get("settled") or {}),
                           d.label: {"name": s.name, "ruled_out": s.ruled_out, "rule": s.rule,
                                     "why": s.why}}

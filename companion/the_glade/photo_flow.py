@@ -708,7 +708,7 @@ class FixMenu(MenuPage):
         every = fix_options(self.progress, fix)
         matches = [(w, c) for w, c in every if w.startswith(f"{MATCH} ")]
         options = [Choice(words, lambda c=change: self._apply(c))
-                   for words, change in every if (words, change) not in matches]
+                   for words, change in every if not words.startswith(f"{MATCH} ")]
         if matches:  # the 48 match counters, a leaf and then its 12
             options.append(Choice("Match counter...", lambda: self._by_leaf(matches)))
         options.append(Choice(f"Retake {self.progress.label(fix.photo)}",

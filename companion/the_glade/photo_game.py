@@ -227,8 +227,8 @@ def _build(plan: PhotoList, glade: Mapping[str, Any], forests: Sequence[Mapping[
             "store": list(reading.get("store") or []),
         }
         if plan.variant == "matching":
-            # the store's, then those in enclosures (a square's match counter: put there by
-            # a person at the table; the forest scan reads none yet, a doubt instead)
+            # the store's, then those in enclosures (a square's match counter: as the forest
+            # scan read it, recognition/enclosed_matches.py, or as a person put it right)
             player["match_counters"] = [dict(m) for m in reading.get("store_match_counters")
                                         or []]
             player["match_counters"] += [

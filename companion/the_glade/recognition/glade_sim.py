@@ -179,17 +179,12 @@ def match_image(art: SampleArt, kind: str, icon: str, value: int, px: int = 64) 
     return cv2.resize(img, (px, px), interpolation=cv2.INTER_AREA)
 
 
-def match_set() -> list[tuple[str, str, int]]:
-    """The 48 match counters: (kind, icon, value) as the spec writes them."""
-    return match_counter_set()
-
-
 def sample_glade_pack(art: SampleArt, matches: bool = True) -> GladePack:
     """The glade board and (with ``matches``) the 48 match counters in ``art``."""
     spaces, seats = glade_layout()
     face = GladeFace(glade_image(art), "glade.jpg", float(COUNTER), spaces, seats)
     faces = tuple(MatchFace(match_image(art, k, i, v), f"match/{k}-{i.replace('/', '-')}-{v}"
-                            ".png", k, i, v) for k, i, v in match_set()) if matches else ()
+                            ".png", k, i, v) for k, i, v in match_counter_set()) if matches else ()
     return GladePack(face, faces)
 
 
