@@ -299,12 +299,13 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
     from companion.the_glade.deduction import (
         COLOUR_COUNT,
         COLOUR_NOT_IN_PLAY,
+        ONLY_TILE,
         STORE,
         TILE_COPIES_RULE,
     )
 
     words = {TILE_COPIES_RULE: "both copies of {} elsewhere", COLOUR_COUNT: "all 12 {} found",
-             COLOUR_NOT_IN_PLAY: "no player has {}"}
+             COLOUR_NOT_IN_PLAY: "no player has {}", ONLY_TILE: "only tile its lines allow"}
     names = {progress.label(n + 1): name for n, (name, _c) in enumerate(progress.players)}
     lines = []
     for s in (built or _assembled(progress)).settled:
@@ -406,7 +407,12 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         options += [("A counter there", on_supply(True)), ("Empty", on_supply(False))]
     elif fix.code == SQUARE:
         reading = progress.forests[fix.photo - 1] or {}
+        # the look-alike doubt's two tiles, or the tile whose name alone is in doubt (glare
+        # on it, a poor photo's close call) as the scan would have named it
         tiles = [str(t) for t in (reading.get("candidates") or {}).get(fix.what, [])]
+        likeliest = (reading.get("likeliest") or {}).get(fix.what)
+        if not tiles and likeliest:
+            tiles = [str(likeliest)]
 
         def on_square(kind: str | None, name: str | dict[str, Any] | None
                       ) -> Callable[[Progress], None]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_glade_photo_game import CONFIG, readings
 
 from companion.the_glade import deduction, jobs
@@ -379,3 +381,107 @@ def test_a_store_thing_of_a_colour_all_found_elsewhere_is_settled() -> None:
     assert report.data == truth()
     assert [(s["where"], s["name"], s["rule"]) for s in settled] == [
         ("store:1", "yellow-double", deduction.COLOUR_COUNT)]
+
+
+def doubt_name(forest: dict[str, Any], square: str, likeliest: str,
+               doubt: str = "glare-lit") -> None:
+    """The square as the forest scan leaves a tile whose name alone is in doubt (glare on it,
+    a poor photo's close call): left out, named uncertain, no candidates, the name it would
+    have read under ``likeliest``."""
+    forest["forest"]["tiles"].pop(square, None)
+    forest["uncertain"] = [*forest.get("uncertain", []), square]
+    forest.setdefault("reasons", {})[square] = f"glare on the tile: {likeliest}, or another?"
+    forest.setdefault("doubts", {})[square] = doubt
+    forest.setdefault("likeliest", {})[square] = likeliest
+
+
+@pytest.mark.parametrize("doubt", ["glare-lit", "shade-lit", "poor-photo"])
+def test_a_tile_name_its_lines_allow_alone_is_settled_and_the_game_scored(doubt: str) -> None:
+    """liz's E7 squirrel/blackberry/oak: its row C7 D7 E7 and its column E5 E6 E7 allow no
+    other of the 64 tiles, and the recogniser's likeliest name is that tile: settled under
+    only-tile, the game scored exactly."""
+    plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "E7", "squirrel/blackberry/oak", doubt)
+    report = score_readings(plan, glade, forests)
+    settled = report.data.pop("settled")
+    assert report.data == truth()
+    assert [{k: s[k] for k in ("photo", "where", "name", "ruled_out", "rule")}
+            for s in settled] == [{"photo": "liz.jpg", "where": "E7",
+                                   "name": "squirrel/blackberry/oak",
+                                   "ruled_out": "any other tile", "rule": deduction.ONLY_TILE}]
+
+
+def test_a_likeliest_name_the_lines_rule_out_is_left_a_doubt() -> None:
+    """The rules allow squirrel/blackberry/oak alone on E7; a scan that would have named
+    another tile there saw something else (or a sure reading beside it is wrong): nothing
+    is settled, the square is named as the doubt."""
+    plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "E7", "squirrel/acorn/oak")
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert [(d.part, d.place) for d in caught.value.doubts] == [("forest-square", "E7")]
+    assert caught.value.settled == ()
+
+
+def test_a_tile_name_its_lines_allow_with_others_is_left_a_doubt() -> None:
+    """liz's D5 hedgehog/blackberry/maple: its lines allow hedgehog/blackberry/beech too."""
+    plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "D5", "hedgehog/blackberry/maple")
+    built = assemble(plan, glade, forests)
+    assert built.settled == []
+    assert [(d.part, d.place) for d in built.doubts] == [("forest-square", "D5")]
+
+
+def test_a_tile_name_beside_another_doubt_is_left_a_doubt() -> None:
+    """E7 with D7 and E6 in doubt too: neither line through it is known, so the rules say
+    nothing of it; with E6 read after all its column alone settles it."""
+    plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "E7", "squirrel/blackberry/oak")
+    for square in ("D7", "E6"):
+        forests[LIZ]["forest"]["tiles"].pop(square)
+        forests[LIZ]["uncertain"].append(square)
+    assert assemble(plan, glade, forests).settled == []
+    forests[LIZ]["uncertain"].remove("E6")
+    forests[LIZ]["forest"]["tiles"]["E6"] = "squirrel/blackberry/maple"
+    assert [(s.label, s.rule) for s in assemble(plan, glade, forests).settled] == [
+        ("E7", deduction.ONLY_TILE)]
+
+
+def test_a_tile_name_settled_is_shown_at_the_table_and_a_doubt_left_offers_its_tile() -> None:
+    """At the table the review says why E7 stands; liz's D5 (two tiles allowed) is offered
+    for the buttons with the tile the scan would have named first."""
+    from companion.the_glade import photo_flow
+
+    _plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "E7", "squirrel/blackberry/oak")
+    doubt_name(forests[LIZ], "D5", "hedgehog/blackberry/maple")
+    progress = at_the_table(glade, forests)
+    assert settled_of(progress) == [
+        "Liz E7: squirrel/blackberry/oak, only tile its lines allow"]
+    _state, _doubts, fixes = doubts_of(progress)
+    assert [(f.photo, f.what) for f in fixes] == [(3, "D5")]
+    options = photo_flow.fix_options(progress, fixes[0])
+    assert options[0][0] == "hedgehog/blackberry/maple"
+    options[0][1](progress)
+    assert progress.forests[LIZ]["forest"]["tiles"]["D5"] == "hedgehog/blackberry/maple"
+    assert "D5" not in progress.forests[LIZ]["uncertain"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2), st.data())
+def test_a_tile_name_settled_by_the_rules_is_always_the_truth(player: int, data) -> None:
+    """Soundness over the sample game: any square of any forest, any name the scan might
+    give as likeliest: when the sure readings are right, what is settled is the truth."""
+    from companion.the_glade.names import ALL_TILES
+
+    plan, glade, forests = readings()
+    tiles = forests[player]["forest"]["tiles"]
+    square = data.draw(st.sampled_from(sorted(tiles)))
+    real = tiles[square]
+    likeliest = data.draw(st.sampled_from([real, *sorted(str(t) for t in ALL_TILES)]))
+    doubt_name(forests[player], square, likeliest)
+    built = assemble(plan, glade, forests)
+    for s in built.settled:
+        assert (s.label, s.name) == (square, real)
+    if likeliest != real:
+        assert built.settled == []

@@ -110,7 +110,7 @@ def put_matches(data: dict[str, Any], found: dict[str, dict[str, Any]]) -> None:
     if isinstance(forest.get("counters"), dict):
         forest["counters"] = {k: v for k, v in forest["counters"].items() if k not in found}
     data["uncertain"] = [u for u in data.get("uncertain") or () if u not in found]
-    for key in ("candidates", "reasons", "doubts"):
+    for key in ("candidates", "reasons", "doubts", "likeliest"):
         if isinstance(data.get(key), dict):
             data[key] = {k: v for k, v in data[key].items() if k not in found}
 

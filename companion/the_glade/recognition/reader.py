@@ -188,6 +188,12 @@ PRINTED = 1.0
 #: ``poor-photo`` a close call doubted because so much of the photo is.
 DOUBTS = ("look-alike", "which-kind", "bare-like", "veiled", "unmatched", "glare",
           "out-of-frame", "counter-or-mark", "glare-lit", "shade-lit", "poor-photo")
+#: The doubts about a tile's name alone: a tile surely lies there (its kind was read sure,
+#: then its close call doubted), and the scan JSON's ``likeliest`` gives the name it would
+#: have read, for the game's rules to confirm (``deduction``: when the lines through the
+#: square allow that tile alone). On hard tuning photos (families 1-8, 41-48) each of 35
+#: such doubts was a tile.
+TILE_NAME_DOUBTS = ("glare-lit", "shade-lit", "poor-photo")
 
 
 @dataclass
@@ -243,7 +249,10 @@ class BoardReading:
     seconds: dict[str, float] = field(default_factory=dict)
 
     def result(self) -> dict[str, Any]:
-        """The spec's scan JSON, plus per-square ``confidence``, ``turns`` and ``seasons``."""
+        """The spec's scan JSON, plus per-square ``confidence``, ``turns`` and ``seasons``,
+        and for the squares in doubt why (``reasons``, ``doubts``), the two names of a
+        look-alike doubt (``candidates``) and the name of a tile whose name alone is in doubt
+        (``likeliest``: TILE_NAME_DOUBTS)."""
         tiles, counters, uncertain = {}, {}, []
         turns, seasons, confidence = {}, {}, {}
         for r in self.squares:
@@ -263,7 +272,10 @@ class BoardReading:
                 "reasons": {r.square: r.reason for r in self.squares if r.kind == "uncertain"},
                 "doubts": {r.square: r.doubt for r in self.squares if r.kind == "uncertain"},
                 "candidates": {r.square: list(r.candidates) for r in self.squares
-                               if r.kind == "uncertain" and r.candidates}}
+                               if r.kind == "uncertain" and r.candidates},
+                "likeliest": {r.square: r.name for r in self.squares
+                              if r.kind == "uncertain" and r.doubt in TILE_NAME_DOUBTS
+                              and r.name is not None}}
 
 
 def locate(model: Model, photo: np.ndarray) -> tuple[BoardModel, Located]:
