@@ -40,6 +40,7 @@ from companion.the_glade.moot import moot
 from companion.the_glade.names import Square
 from companion.the_glade.photo_game import (
     CannotScore,
+    Doubt,
     PhotoList,
     Seat,
     assemble,
@@ -279,7 +280,12 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
             state = _with_match_counters(state, glade, np.random.default_rng(family * 10 + g))
         counters, supply = glade_of_state(state)
         photo, _ = render_glade_photo(pack, glade, counters, supply, family * 100 + g)
-        glade_reading = read_glade(gmodel, photo).result()
+        failed = []  # photos that cannot be read at all: doubts, as score --photos names them
+        try:
+            glade_reading = read_glade(gmodel, photo).result()
+        except CompanionError as exc:
+            glade_reading = {"glade": {}, "supply": {}, "uncertain": []}
+            failed.append(Doubt("glade.jpg", str(exc), "photo"))
         forests = []
         for i, p in enumerate(state["players"]):
             held = p.get("match_counters") or []
@@ -301,7 +307,8 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
             try:
                 data = forest_and_store(photo, forest_model, loaded)  # as score --photos
             except CompanionError as exc:
-                data = {"uncertain": [f"unreadable: {exc}"]}
+                data = {"uncertain": [], "store": [], "store_uncertain": 0}
+                failed.append(Doubt(f"forest-{i + 1}", str(exc), "photo"))
             forests.append(data)
         plan = PhotoList("glade.jpg", tuple(Seat(p["name"], p["colour"], f"forest-{i + 1}")
                                             for i, p in enumerate(state["players"])),
@@ -314,10 +321,10 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
                  "players": [[p["name"], p["colour"]] for p in state["players"]],
                  "state": state, "score": truth}, default=_plain))
         out["games"] += 1
-        as_read = assemble(plan, glade_reading, forests, deduce=False)
+        as_read = assemble(plan, glade_reading, forests, failed, deduce=False)
         out["as_read_refused"] += bool(as_read.doubts)
         try:
-            got = dict(score_readings(plan, glade_reading, forests).data)
+            got = dict(score_readings(plan, glade_reading, forests, extra=failed).data)
         except CannotScore as exc:
             out["refused"] += 1
             first = exc.doubts[0]
@@ -331,7 +338,7 @@ def games_part(family: int, games: int, tmp: Path, save: Path | None = None,
             out["settled_in_refused"] += len(exc.settled)
             # at the table a refused game whose doubts are all moot (moot.py) is scored:
             # counted, and checked against the truth
-            found = moot(assemble(plan, glade_reading, forests),
+            found = moot(assemble(plan, glade_reading, forests, failed),
                          [seat.forest_photo for seat in plan.seats])
             if found is not None:
                 out["table_moot"] += 1

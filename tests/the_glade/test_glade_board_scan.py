@@ -129,3 +129,28 @@ def test_a_damaged_glade_model_is_refused(tmp_path: Path, new_art) -> None:
     (tmp_path / "glade.npz").write_bytes(b"nonsense")
     with pytest.raises(ModelError):
         load_glade_model(tmp_path)
+
+
+def test_a_glade_board_its_alike_spaces_hide_from_the_first_match_is_found(monkeypatch) -> None:
+    """Tuning family 61, a finished game's glade photo (the benchmark's game 2 of that
+    family), fully in view and lit: the ratio test throws out most of the board's matches
+    as ambiguous (64 alike spaces) and only 22 agree on one fit; the guided fit from it
+    finds hundreds, and the board is read with no space wrong."""
+    from companion.the_glade.recognition import glade_board
+
+    pack, glade, model = glade_family(61, matches=False)
+    counters = {"hedgehog/blackberry/maple": "red-single", "hedgehog/mushroom/oak": "green-single",
+                "toad/hazelnut/horse-chestnut": "blue-single"}
+    supply = {1: ("yellow", 9), 2: ("blue", 8), 3: ("red", 9), 4: ("green", 6)}
+    photo, truth = render_glade_photo(pack, glade, counters, supply, 6102)
+    monkeypatch.setattr(glade_board, "GUIDED_SURE", 10**6)  # the guided fit never taken
+    with pytest.raises(RecognitionError, match="no glade board found"):
+        read_glade(model, photo)
+    monkeypatch.undo()
+    reading = read_glade(model, photo)
+    assert _wrong(reading.result(), truth) == []
+    corners = np.array([[0, 0], [1000, 0], [1000, 1000], [0, 1000]], np.float64)
+    from companion.vision.board import project
+
+    assert np.abs(project(reading.homography, corners)
+                  - project(np.asarray(truth["homography"]), corners)).max() < 3.0
