@@ -427,6 +427,23 @@ def _only_tile(evidence: Evidence, d: Doubted) -> tuple[list[str], Settled | Non
                    "copies read surely elsewhere")
 
 
+def allowed_tiles(seats: Sequence[tuple[str, str]], glade: Mapping[str, Any],
+                  forests: Sequence[Mapping[str, Any] | None], forest: int,
+                  square: str) -> list[str] | None:
+    """The tiles ``tile-copies`` and ``not-a-set`` allow on ``square`` of forest ``forest``
+    (an index into ``forests``), as the sure readings show the game; None when those
+    readings break a rule themselves (:func:`broken`: one of them is wrong). For the table,
+    which offers them when a person puts a doubt right."""
+    from companion.the_glade.names import ALL_TILES
+
+    evidence = Evidence(seats, glade, forests)
+    if broken(evidence):
+        return None
+    sure = evidence.forests[forest] or SureForest({})
+    return [str(t) for t in ALL_TILES
+            if next(_tile_ruled_out(evidence, sure, square, str(t)), None) is None]
+
+
 def _agrees(name: str, candidates: Sequence[str]) -> bool:
     """Whether ``name`` has every characteristic (a tile's creature, fruit, leaf; a counter's
     colour, side) that all ``candidates`` share."""

@@ -332,6 +332,30 @@ def glade_words(label: str) -> str:
         return f"Glade {label}"
 
 
+#: The most tiles the rules allow on a square in doubt that the fix menu offers all of.
+MAX_ALLOWED = 4
+
+
+def square_tiles(progress: Progress, photo: int, square: str) -> list[str]:
+    """The tiles the fix menu offers for ``square`` of forest ``photo`` (1 on): a look-alike
+    doubt's two; for a tile whose name alone is in doubt (glare on it, a poor photo's close
+    call), the scan's likeliest name first, then the other tiles the game's rules allow
+    there when they allow at most MAX_ALLOWED (:func:`deduction.allowed_tiles`)."""
+    from companion.the_glade.deduction import allowed_tiles
+
+    assert progress.glade is not None and progress.forests is not None
+    reading = progress.forests[photo - 1] or {}
+    tiles = [str(t) for t in (reading.get("candidates") or {}).get(square, [])]
+    likeliest = (reading.get("likeliest") or {}).get(square)
+    if tiles or not likeliest:
+        return tiles
+    seats = [(progress.label(n + 1), colour) for n, (_name, colour)
+             in enumerate(progress.players)]
+    allowed = allowed_tiles(seats, progress.glade, progress.forests, photo - 1, square) or []
+    rest = [t for t in allowed if t != likeliest] if len(allowed) <= MAX_ALLOWED else []
+    return [str(likeliest), *rest]
+
+
 def store_candidates(reading: dict[str, Any], k: int, variant: str
                      ) -> tuple[tuple[float, ...] | None, list[str | dict[str, Any]]]:
     """Where the ``k``-th store thing in doubt lies and the two things it may be, as the
@@ -406,13 +430,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
             return change
         options += [("A counter there", on_supply(True)), ("Empty", on_supply(False))]
     elif fix.code == SQUARE:
-        reading = progress.forests[fix.photo - 1] or {}
-        # the look-alike doubt's two tiles, or the tile whose name alone is in doubt (glare
-        # on it, a poor photo's close call) as the scan would have named it
-        tiles = [str(t) for t in (reading.get("candidates") or {}).get(fix.what, [])]
-        likeliest = (reading.get("likeliest") or {}).get(fix.what)
-        if not tiles and likeliest:
-            tiles = [str(likeliest)]
+        tiles = square_tiles(progress, fix.photo, fix.what)
 
         def on_square(kind: str | None, name: str | dict[str, Any] | None
                       ) -> Callable[[Progress], None]:

@@ -448,8 +448,8 @@ def test_a_tile_name_beside_another_doubt_is_left_a_doubt() -> None:
 
 
 def test_a_tile_name_settled_is_shown_at_the_table_and_a_doubt_left_offers_its_tile() -> None:
-    """At the table the review says why E7 stands; liz's D5 (two tiles allowed) is offered
-    for the buttons with the tile the scan would have named first."""
+    """At the table the review says why E7 stands; liz's D5 is offered for the buttons with
+    the tile the scan would have named first, then the one other tile its lines allow."""
     from companion.the_glade import photo_flow
 
     _plan, glade, forests = readings()
@@ -461,7 +461,8 @@ def test_a_tile_name_settled_is_shown_at_the_table_and_a_doubt_left_offers_its_t
     _state, _doubts, fixes = doubts_of(progress)
     assert [(f.photo, f.what) for f in fixes] == [(3, "D5")]
     options = photo_flow.fix_options(progress, fixes[0])
-    assert options[0][0] == "hedgehog/blackberry/maple"
+    assert [w for w, _ in options[:3]] == [
+        "hedgehog/blackberry/maple", "hedgehog/blackberry/beech", "Empty"]
     options[0][1](progress)
     assert progress.forests[LIZ]["forest"]["tiles"]["D5"] == "hedgehog/blackberry/maple"
     assert "D5" not in progress.forests[LIZ]["uncertain"]
@@ -485,3 +486,26 @@ def test_a_tile_name_settled_by_the_rules_is_always_the_truth(player: int, data)
         assert (s.label, s.name) == (square, real)
     if likeliest != real:
         assert built.settled == []
+
+
+def test_a_tile_name_whose_lines_allow_many_is_offered_alone() -> None:
+    """liz's B5 hedgehog/hazelnut/maple: its lines allow 36 tiles; the menu offers the
+    scan's likeliest alone (then Empty and the counters), not a list no one scrolls."""
+    from companion.the_glade import photo_flow
+
+    _plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "B5", "hedgehog/hazelnut/maple")
+    progress = at_the_table(glade, forests)
+    _state, _doubts, fixes = doubts_of(progress)
+    words = [w for w, _ in photo_flow.fix_options(progress, fixes[0])]
+    assert words[:2] == ["hedgehog/hazelnut/maple", "Empty"]
+
+
+def test_the_tiles_allowed_are_none_when_sure_readings_break_a_rule() -> None:
+    plan, glade, forests = readings()
+    seats = [(s.forest_photo, s.colour) for s in plan.seats]
+    doubt_name(forests[LIZ], "E7", "squirrel/blackberry/oak")
+    assert deduction.allowed_tiles(seats, glade, forests, LIZ, "E7") == [
+        "squirrel/blackberry/oak"]
+    forests[0]["forest"]["tiles"]["A1"] = "mouse/hazelnut/oak"  # a third copy, sure
+    assert deduction.allowed_tiles(seats, glade, forests, LIZ, "E7") is None
