@@ -21,6 +21,10 @@ closely as the nearer tile face's, the square is the bare board: read empty, sur
 that turn a tile's paper into the board's colour exactly would need a cast the border does not
 show.
 
+A tile read surely on a close call of kind (its face fitting hardly better than the bare
+board's looks: SURE_KIND) is so checked too: the looks that judged it divide the paper's
+colour out as well, and a bare square with faint print can pass for a sparsely printed face.
+
 Only doubts between the bare board and tiles are so settled; a doubt a counter is part of, or
 a square whose colours fit a counter far better than the bare board's
 (evidence.colours_say_counter), is left as it is, as is every square of a photo whose light
@@ -71,6 +75,15 @@ SMOOTH = 1.5
 #: The doubts settled so (reader.DOUBTS): each may be a bare square the looks could not tell
 #: from a tile.
 DOUBTS = frozenset({"veiled", "bare-like", "which-kind", "look-alike", "unmatched"})
+#: A tile read surely whose face's distance is at least this share of the bare board's
+#: (``distances["tile"]`` over ``["empty"]``) is checked as those doubts are. Game family 7344
+#: (issue #25, a whole game's forest photo): a bare square with faint print read surely as a
+#: tile at 0.34 (z 0.16), and a game's total was printed wrong; its colours fit the board
+#: 45 times as closely as the face, under no veil (0.03) and light 0.65. The sure tiles of
+#: that photo fitted the face 2.6-11 times as closely as the board (their shares 0.02-0.63),
+#: and on the tuning data of RATIO no sure tile fitted the board more than 1.5 times as
+#: closely. None (off): only doubts are checked.
+SURE_KIND: float | None = 0.1
 
 
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
@@ -102,7 +115,12 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
 
 
 def _between_board_and_tiles(model: Model, ev: Evidence, k: int, r: SquareReading) -> bool:
-    """Whether square ``k``'s doubt is one between the bare board and tiles only."""
+    """Whether square ``k``'s doubt is one between the bare board and tiles only, or it is
+    a tile read surely on a close call of kind (SURE_KIND)."""
+    if r.kind == "tile":
+        return (SURE_KIND is not None
+                and r.distances.get("tile", 0.0) >= SURE_KIND * r.distances.get("empty", 1.0)
+                and not colours_say_counter(ev.tint.get(k)))
     if r.doubt not in DOUBTS or colours_say_counter(ev.tint.get(k)):
         return False
     if r.candidates and not set(r.candidates) <= set(model.tile_names):
