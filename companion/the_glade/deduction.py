@@ -407,24 +407,30 @@ def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[st
     return new_glade, new_forests, [s for _d, s in found]
 
 
+def _rulings(evidence: Evidence, forest: int, square: str) -> dict[str, tuple[str, str] | None]:
+    """For each of the 64 tiles, why the rules (``tile-copies``, ``not-a-set``) rule it out
+    on ``square`` of forest ``forest`` as the sure readings show the game, or None."""
+    from companion.the_glade.names import ALL_TILES
+
+    sure = evidence.forests[forest] or SureForest({})
+    return {str(t): next(_tile_ruled_out(evidence, sure, square, str(t)), None)
+            for t in ALL_TILES}
+
+
 def _only_tile(evidence: Evidence, d: Doubted) -> tuple[list[str], Settled | None]:
     """The tiles the rules leave on the square of ``d`` (a tile's name in doubt), and the
     doubt settled (``only-tile``) when they leave one, the recogniser's likeliest
     (``d.names[0]``); else None."""
-    from companion.the_glade.names import ALL_TILES
-
     assert d.forest is not None
-    sure = evidence.forests[d.forest] or SureForest({})
-    why = {str(t): next(_tile_ruled_out(evidence, sure, d.label, str(t)), None)
-           for t in ALL_TILES}
+    why = _rulings(evidence, d.forest, d.label)
     left = [n for n, out in why.items() if out is None]
     if left != [d.names[0]]:
         return left, None
     rules = Tally(out[0] for out in why.values() if out is not None)
-    return left, Settled(d.photo, d.label, d.names[0], "any other tile", ONLY_TILE,
-                   f"the only tile the rules allow there: {rules[NOT_A_SET]} others would "
-                   f"make its row or column no set, {rules[TILE_COPIES_RULE]} have both "
-                   "copies read surely elsewhere")
+    words = (f"the only tile the rules allow there: {rules[NOT_A_SET]} others would make its "
+             f"row or column no set, {rules[TILE_COPIES_RULE]} have both copies read surely "
+             "elsewhere")
+    return left, Settled(d.photo, d.label, d.names[0], "any other tile", ONLY_TILE, words)
 
 
 def allowed_tiles(seats: Sequence[tuple[str, str]], glade: Mapping[str, Any],
@@ -434,14 +440,10 @@ def allowed_tiles(seats: Sequence[tuple[str, str]], glade: Mapping[str, Any],
     (an index into ``forests``), as the sure readings show the game; None when those
     readings break a rule themselves (:func:`broken`: one of them is wrong). For the table,
     which offers them when a person puts a doubt right."""
-    from companion.the_glade.names import ALL_TILES
-
     evidence = Evidence(seats, glade, forests)
     if broken(evidence):
         return None
-    sure = evidence.forests[forest] or SureForest({})
-    return [str(t) for t in ALL_TILES
-            if next(_tile_ruled_out(evidence, sure, square, str(t)), None) is None]
+    return [n for n, out in _rulings(evidence, forest, square).items() if out is None]
 
 
 def _agrees(name: str, candidates: Sequence[str]) -> bool:
