@@ -135,22 +135,24 @@ def test_bare_squares_are_read_bare_and_no_tile_or_counter_is(photos, doubt: str
             assert r.centre == (float(seen.ev.centres[k][0]), float(seen.ev.centres[k][1]))
 
 
+def _as_sure(seen: Seen, share: float) -> list[SquareReading]:
+    """Every square of ``seen`` put as a tile read surely (the first look's best face),
+    its face's distance ``share`` of the bare board's."""
+    out = []
+    for k, r in enumerate(seen.readings):
+        empty = float(seen.ev.empty[k])
+        out.append(SquareReading(r.square, "tile", name=seen.ev.tiles[k][0][2], confidence=0.5,
+                                 distances={"empty": empty, "tile": share * empty}))
+    return out
+
+
 def test_a_tile_read_surely_on_a_close_call_of_kind_is_read_bare_only_on_bare_board(
         photos, monkeypatch) -> None:
     """Every square put as a tile read surely whose face fitted hardly better than the bare
     board (bare_colours.SURE_KIND): a bare square is read bare (as its doubts are), a tile
     or a counter keeps its reading; a clear call of kind is never looked at."""
     for seen, least in zip(photos, (1.0, 0.6), strict=True):
-        def as_sure(share: float) -> list[SquareReading]:
-            out = []
-            for k, r in enumerate(seen.readings):
-                empty = float(seen.ev.empty[k])
-                out.append(SquareReading(r.square, "tile", name=seen.ev.tiles[k][0][2],
-                                         confidence=0.5, distances={
-                                             "empty": empty, "tile": share * empty}))
-            return out
-
-        readings = as_sure(0.5)
+        readings = _as_sure(seen, 0.5)
         bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
         bare = [k for k in range(len(readings)) if seen.what(k) == "empty"]
         pieces = [k for k in range(len(readings)) if seen.what(k) != "empty"]
@@ -158,11 +160,11 @@ def test_a_tile_read_surely_on_a_close_call_of_kind_is_read_bare_only_on_bare_bo
         for k in pieces:
             assert readings[k].kind == "tile", seen.names[k]
         assert sum(readings[k].kind == "empty" for k in bare) >= least * len(bare)
-        readings = as_sure(0.5 * bare_colours.SURE_KIND)  # a clear call: not checked
+        readings = _as_sure(seen, 0.5 * bare_colours.SURE_KIND)  # a clear call: unchecked
         bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
         assert all(r.kind == "tile" for r in readings)
         monkeypatch.setattr(bare_colours, "SURE_KIND", None)
-        readings = as_sure(0.5)
+        readings = _as_sure(seen, 0.5)
         bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
         assert all(r.kind == "tile" for r in readings)
         monkeypatch.undo()
