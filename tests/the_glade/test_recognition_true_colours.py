@@ -267,3 +267,17 @@ def test_a_leaf_doubt_whose_creature_is_wrong_is_left(photos, monkeypatch) -> No
     readings[tiles[0]] = _leaf_doubt(seen.readings[tiles[0]], seen.readings[tiles[0]].name)
     leaf_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
     assert readings[tiles[0]].doubt == "glare-lit"
+
+
+@pytest.mark.parametrize("ratio, veil, light, bare", [
+    (1 / 9, 0.3, 1.0, True),     # 9 times as closely, a thin veil
+    (1 / 7, 0.3, 1.0, False),    # 7 times: not enough
+    (1 / 9, 0.8, 1.0, False),    # a thick veil needs THICK_RATIO
+    (1 / 25, 0.8, 1.0, True),
+    (1 / 25, 1.2, 1.0, False),   # thicker than THICK_VEIL: the colours say too little
+    (1 / 50, 0.3, 0.1, False),   # the board's colours all but dropped
+])
+def test_the_bare_boards_test_asks_more_under_a_thicker_veil(
+        ratio: float, veil: float, light: float, bare: bool) -> None:
+    fit = bare_colours.LitFit(0.0, light, veil)
+    assert bare_colours._bare(ratio, fit) is bare

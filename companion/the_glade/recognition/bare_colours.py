@@ -70,6 +70,13 @@ RATIO = 8.0
 #: (a fit that all but drops the board's colours, or inverts them, says nothing of them).
 MAX_VEIL = 0.5
 MIN_LIGHT = 0.2
+#: Under a thicker veil, up to THICK_VEIL, the board's colours must fit THICK_RATIO times as
+#: closely. Hard tuning photos (families 1-8, 41-44, 8 each; 2026-12-06 07:45): 7 of the 20
+#: bare squares in such doubts were left, 4 of them under a veil of 0.53-0.83 at 24-69
+#: times; no tile or counter anywhere passed (the nearest tile under a thick veil: 3 times,
+#: veil 0.9; last session's wider sample: 7 times). None (off): MAX_VEIL alone.
+THICK_VEIL: float | None = 1.0
+THICK_RATIO = 20.0
 SIDE = 0.6
 SMOOTH = 1.5
 #: The doubts settled so (reader.DOUBTS): each may be a bare square the looks could not tell
@@ -105,13 +112,23 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         if fit is None:
             continue
         ratio, bare = fit
-        if ratio * RATIO > 1.0 or bare.veil > MAX_VEIL or bare.light < MIN_LIGHT:
+        if not _bare(ratio, bare):
             continue
         r = readings[k]
         centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
         r.settled_bare(1.0 - ratio * RATIO, centre, "bare_colours")
         r.distances["bare_colours"] = round(math.log10(max(ratio, 1e-9)), 2)
     return readings
+
+
+def _bare(ratio: float, fit: LitFit) -> bool:
+    """Whether the bare board's colours, fitting ``ratio`` times as closely as the nearer
+    face's (the misfits' ratio) under ``fit``'s light and veil, say the square is bare."""
+    if fit.light < MIN_LIGHT:
+        return False
+    if fit.veil <= MAX_VEIL:
+        return ratio * RATIO <= 1.0
+    return THICK_VEIL is not None and fit.veil <= THICK_VEIL and ratio * THICK_RATIO <= 1.0
 
 
 def _between_board_and_tiles(model: Model, ev: Evidence, k: int, r: SquareReading) -> bool:
