@@ -73,8 +73,9 @@ MIN_LIGHT = 0.2
 #: Under a thicker veil, up to THICK_VEIL, the board's colours must fit THICK_RATIO times as
 #: closely. Hard tuning photos (families 1-8, 41-44, 8 each; 2026-12-06 07:45): 7 of the 20
 #: bare squares in such doubts were left, 3 of them under a veil of 0.56-0.83 at 24-69
-#: times (tuning hard 1-8: 1 / 96 / 37 -> 1 / 95 / 37); no tile or counter anywhere passed (the nearest tile under a thick veil: 3 times,
-#: veil 0.9; last session's wider sample: 7 times). None (off): MAX_VEIL alone.
+#: times (tuning hard 1-8: 1 / 96 / 37 -> 1 / 95 / 37); no tile or counter anywhere passed
+#: (the nearest tile under a thick veil: 3 times, veil 0.9; last session's wider sample: 7
+#: times). None (off): MAX_VEIL alone.
 THICK_VEIL: float | None = 1.0
 THICK_RATIO = 20.0
 SIDE = 0.6
