@@ -16,7 +16,8 @@ shared by the three colours, fitted in closed form; a glare spot's soft edge and
 are smooth). Only the middle of the square is compared (SIDE of it), which a tile covers
 wherever it lies in its square, and all three are smoothed alike (SMOOTH, working px)
 against a pixel of misplacement. Where the bare board's colours fit at least RATIO times as
-closely as the nearer tile face's, the square is the bare board: read empty, sure
+closely as the nearer tile face's (THICK_RATIO under a veil thicker than MAX_VEIL, up to
+THICK_VEIL), the square is the bare board: read empty, sure
 (``distances["bare_colours"]``, the log10 of the two misfits' ratio). A light and a veil
 that turn a tile's paper into the board's colour exactly would need a cast the border does not
 show.
