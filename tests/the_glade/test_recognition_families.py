@@ -252,6 +252,25 @@ def test_a_look_alike_doubt_names_both_candidates() -> None:
     assert doubt_words(counters, "C3") == "C3 (white-single or white-double?)"
 
 
+def test_the_scan_gives_the_likeliest_name_of_a_tile_whose_name_alone_is_in_doubt() -> None:
+    """A glare-lit, shade-lit or poor photo's doubt keeps the name the scan would have read
+    (``likeliest``, for the game's rules to confirm); other doubts give none."""
+    from types import SimpleNamespace
+
+    from companion.the_glade.names import BoardGeometry
+    from companion.the_glade.recognition.reader import TILE_NAME_DOUBTS, SquareReading
+
+    board = SimpleNamespace(geometry=BoardGeometry.from_dict({"rows": 7, "cols": 7,
+                                                              "centre": "D4"}))
+    squares = [SquareReading(sq, "uncertain", name="toad/acorn/oak", doubt=doubt)
+               for sq, doubt in zip(("A1", "B1", "C1"), TILE_NAME_DOUBTS, strict=True)]
+    squares += [SquareReading("D1", "uncertain", name="toad/acorn/oak", doubt="veiled"),
+                SquareReading("E1", "uncertain", doubt="glare-lit"),
+                SquareReading("F1", "tile", name="toad/acorn/oak")]
+    data = BoardReading(board, SimpleNamespace(homography=np.eye(3)), squares).result()
+    assert data["likeliest"] == {sq: "toad/acorn/oak" for sq in ("A1", "B1", "C1")}
+
+
 def test_the_overlay_and_the_scan_name_both_candidates_of_a_doubt(monkeypatch) -> None:
     from types import SimpleNamespace
 
