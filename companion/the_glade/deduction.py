@@ -198,7 +198,8 @@ def doubted(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[s
             if (str(label) in unsure and len(names) == 2 and str(names[0]) != str(names[1])
                     and _is_square(str(label))):
                 out.append(Doubted(photo, i, str(label), (str(names[0]), str(names[1]))))
-        for label, name in sorted((reading.get("likeliest") or {}).items()):
+        likeliest = reading.get("likeliest")
+        for label, name in sorted(likeliest.items() if isinstance(likeliest, dict) else ()):
             if (str(label) in unsure and label not in pairs and _is_square(str(label))
                     and _tile(str(name)) is not None):
                 out.append(Doubted(photo, i, str(label), (str(name),)))

@@ -346,8 +346,9 @@ def square_tiles(progress: Progress, photo: int, square: str) -> list[str]:
     assert progress.glade is not None and progress.forests is not None
     reading = progress.forests[photo - 1] or {}
     tiles = [str(t) for t in (reading.get("candidates") or {}).get(square, [])]
-    likeliest = (reading.get("likeliest") or {}).get(square)
-    if tiles or not likeliest:
+    named = reading.get("likeliest")
+    likeliest = named.get(square) if isinstance(named, dict) else None
+    if tiles or not isinstance(likeliest, str) or not likeliest:
         return tiles
     seats = [(progress.label(n + 1), colour) for n, (_name, colour)
              in enumerate(progress.players)]

@@ -509,3 +509,19 @@ def test_the_tiles_allowed_are_none_when_sure_readings_break_a_rule() -> None:
         "squirrel/blackberry/oak"]
     forests[0]["forest"]["tiles"]["A1"] = "mouse/hazelnut/oak"  # a third copy, sure
     assert deduction.allowed_tiles(seats, glade, forests, LIZ, "E7") is None
+
+
+def test_a_malformed_likeliest_is_no_doubt_the_rules_read() -> None:
+    """A hand-edited or damaged reading (its ``likeliest`` a list, a name no tile): the
+    square stays a plain doubt, and nothing raises."""
+    from companion.the_glade import photo_flow
+
+    plan, glade, forests = readings()
+    doubt_name(forests[LIZ], "E7", "squirrel/blackberry/oak")
+    forests[LIZ]["likeliest"] = ["E7"]
+    built = assemble(plan, glade, forests)
+    assert built.settled == [] and [d.place for d in built.doubts] == ["E7"]
+    progress = at_the_table(glade, forests)
+    assert photo_flow.square_tiles(progress, 3, "E7") == []
+    forests[LIZ]["likeliest"] = {"E7": "no/such/tile"}
+    assert assemble(plan, glade, forests).settled == []
