@@ -354,7 +354,7 @@ def square_tiles(progress: Progress, photo: int, square: str) -> list[str]:
              in enumerate(progress.players)]
     allowed = allowed_tiles(seats, progress.glade, progress.forests, photo - 1, square) or []
     rest = [t for t in allowed if t != likeliest] if len(allowed) <= MAX_ALLOWED else []
-    return [str(likeliest), *rest]
+    return [likeliest, *rest]
 
 
 def store_candidates(reading: dict[str, Any], k: int, variant: str

@@ -166,8 +166,8 @@ def board_over_tile(model: Model, ev: Evidence, k: int, view: np.ndarray, ref: n
     when the square's middle is not wholly in the view."""
     side = round(SIDE * CELL_PX)
     cx, cy = ev.centres[k]
-    photo = _middle(view, cx, cy, side)
-    board = _middle(ref, cx, cy, side)
+    photo = middle(view, cx, cy, side)
+    board = middle(ref, cx, cy, side)
     if photo is None or board is None:
         return None
     photo *= light[None, None, :]
@@ -175,9 +175,10 @@ def board_over_tile(model: Model, ev: Evidence, k: int, view: np.ndarray, ref: n
     misfits = []
     fside = tile_side(model.tile_size)
     tx, ty = ev.tile_at[k]
-    middle = (fside - 1) / 2
+    face_centre = (fside - 1) / 2
     for _, j, _ in ev.tiles[k]:
-        cut = _middle(face_at_turn(model, j), middle + cx - tx, middle + cy - ty, side)
+        cut = middle(face_at_turn(model, j), face_centre + cx - tx, face_centre + cy - ty,
+                     side)
         if cut is not None:
             misfits.append(lit_fit(photo, cut / 255.0).misfit)
     if not misfits:
@@ -206,14 +207,15 @@ def face_at_turn(model: Model, j: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
 
 
-def _middle(image: np.ndarray, x: float, y: float, side: int) -> np.ndarray | None:
-    """The ``side``-px square of ``image`` centred on (``x``, ``y``), smoothed, in float32;
-    None where it is not wholly inside."""
+def middle(image: np.ndarray, x: float, y: float, side: int,
+           smooth: float = SMOOTH) -> np.ndarray | None:
+    """The ``side``-px square of ``image`` centred on (``x``, ``y``), smoothed (``smooth``,
+    px), in float32; None where it is not wholly inside."""
     x0, y0 = round(x) - side // 2, round(y) - side // 2
     if x0 < 0 or y0 < 0 or x0 + side > image.shape[1] or y0 + side > image.shape[0]:
         return None
     return cv2.GaussianBlur(image[y0:y0 + side, x0:x0 + side].astype(np.float32), (0, 0),
-                            SMOOTH)
+                            smooth)
 
 
 def lit_fit(photo: np.ndarray, face: np.ndarray) -> LitFit:

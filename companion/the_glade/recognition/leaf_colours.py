@@ -33,6 +33,7 @@ from companion.the_glade.recognition.bare_colours import (
     LitFit,
     face_at_turn,
     lit_fit,
+    middle,
     true_light,
 )
 from companion.the_glade.recognition.enrol import tile_side
@@ -103,11 +104,10 @@ def sibling_fits(model: Model, faces: dict[tuple[str, str, int], int], view: np.
     by name; empty when the face is not wholly in the view."""
     fside = tile_side(model.tile_size)
     side = round(fside * TILE_INSET) // 2 * 2
-    x0, y0 = round(float(at[0])) - side // 2, round(float(at[1])) - side // 2
-    if x0 < 0 or y0 < 0 or x0 + side > view.shape[1] or y0 + side > view.shape[0]:
+    cut = middle(view, float(at[0]), float(at[1]), side, SMOOTH)
+    if cut is None:
         return {}
-    photo = cv2.GaussianBlur(view[y0:y0 + side, x0:x0 + side].astype(np.float32), (0, 0),
-                             SMOOTH) * light[None, None, :]
+    photo = cut * light[None, None, :]
     out: dict[str, LitFit] = {}
     for candidate in [name, *other_leaves(name)]:
         j = faces.get((candidate, season, turn))
