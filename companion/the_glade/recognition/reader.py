@@ -103,6 +103,12 @@ NO_COUNTER_STRUCTURE = 0.05
 PIECE_STRUCTURE = 0.5  # fine structure above which some piece lies (see
                        # _counter_despite_outline)
 CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board's: clear
+#: A counter of the board's own colour (green on a green board) blurred so that its outline
+#: and toadstools hardly show (fine structure under PIECE_STRUCTURE, round outline under
+#: DISC_NONE) is still looked at as a counter when its colours fit a counter's FAINT_TINT
+#: of the bare board's distance or closer (FAINT_COUNTER; see benchmarks/RESULTS.md, #20).
+FAINT_COUNTER = True
+FAINT_TINT = 0.4
 #: A square read as empty whose colours fit a counter's far better than the bare board's
 #: (evidence.colours_say_counter) is "empty or counter?": a counter whose round outline and
 #: toadstools the photo hardly shows (a green counter on a green board, under glare or in
@@ -817,8 +823,12 @@ def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
 def _counter_despite_outline(structure: float, tint: tuple[float, float] | None) -> bool:
     """A counter of the board's own colour shows a faint outline; it may still be read as a
     counter when the square has the sharp structure of a piece on it and its colours match a
-    counter clearly better than the bare board's (:func:`_stands_out`)."""
-    return bool(structure >= PIECE_STRUCTURE) and _stands_out(tint)  # (unmeasured: nan)
+    counter clearly better than the bare board's (:func:`_stands_out`), or, with only a
+    little structure, far better (FAINT_TINT)."""
+    if bool(structure >= PIECE_STRUCTURE) and _stands_out(tint):  # (unmeasured: nan)
+        return True
+    return (FAINT_COUNTER and bool(structure >= NO_COUNTER_STRUCTURE) and tint is not None
+            and tint[0] < FAINT_TINT * tint[1])
 
 
 #: A learnt look-alike pair (recognition/lookalikes.py) names a close call's face when the
