@@ -223,6 +223,10 @@ GLARE_ECC = 0.7
 #: when ECC fails, 30 ms when it places it) is dropped before the photo is prepared: 0.538 s CPU,
 #: every seen reading as before.
 VEILED_CALLS = True
+#: ... its leaves compared where up to this share of a place is clipped (MAX_SATURATED
+#: elsewhere): the glare that veils the leaf often clips most of it, and the unclipped rest
+#: still names it (see benchmarks/RESULTS.md, #20).
+VEILED_SATURATED = 0.75
 #: A tile named surely by a weak first look (z under LEAF_VETO_Z) is checked among its
 #: leaves by the drawings, in a photo they are prepared for anyway (one with doubts to
 #: settle, its exam passed), and doubted where they name another leaf clearly (LEAF_VETO).
@@ -624,6 +628,12 @@ class _Placed:
         """The places where the faces differ that can be compared (see compare): each
         one's window on the tile, the photo there, its fit on the shared parts round it and
         its weights (the place, a pixel wider)."""
+        return self.places_upto(MAX_SATURATED)
+
+    def places_upto(self, saturated: float
+                    ) -> list[tuple[tuple[slice, slice], np.ndarray, LightFit, np.ndarray]]:
+        """The places as :attr:`places`, those up to ``saturated`` of them clipped
+        compared."""
         count, labels, stats, _centres = cv2.connectedComponentsWithStats(
             (self.where > DIFFER).astype(np.uint8))
         out = []
@@ -638,7 +648,7 @@ class _Placed:
                 continue
             seen = self.roi[win]
             place = cv2.dilate((labels[win] == c).astype(np.uint8), np.ones((3, 3), np.uint8))
-            if (seen.max(-1)[place > 0] >= CLIPPED).mean() > MAX_SATURATED:
+            if (seen.max(-1)[place > 0] >= CLIPPED).mean() > saturated:
                 continue  # washed out by glare: nothing to compare
             lit = _unclipped(seen, self.shared[win])
             if lit.sum() < MIN_SHARED:
@@ -740,11 +750,13 @@ def _placed(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
 
 
 def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-          reading: SquareReading, group: list[int]) -> PhotoVerdict | None:
+          reading: SquareReading, group: list[int], saturated: float | None = None
+          ) -> PhotoVerdict | None:
     """The drawings' verdict on ``reading``'s tile among the faces ``group`` (see the
     module's doc), or None when the tile cannot be drawn into the photo (off its edge, not
-    aligned, no place where the faces differ)."""
-    found = compare(model, board, homography, photo, reading, group)
+    aligned, no place where the faces differ). ``saturated``: the share of a place that
+    may be clipped (MAX_SATURATED when None)."""
+    found = compare(model, board, homography, photo, reading, group, saturated)
     if found is None:
         return None
     at, total, apart, values, raws = found
@@ -758,7 +770,7 @@ def judge(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo
 
 
 def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Photo,
-            reading: SquareReading, group: list[int]
+            reading: SquareReading, group: list[int], saturated: float | None = None
             ) -> tuple[_Placed, dict[int, float], dict[tuple[int, int], float], float,
                        dict[int, float]] | None:
     """Every face of ``group`` against the photo where the faces differ (steps 2-4 of the
@@ -778,7 +790,8 @@ def compare(model: Model, board: BoardModel, homography: np.ndarray, photo: _Pho
     values = 0.0
     raws = dict.fromkeys(group, 0.0)
     tile_gain = at.tile_fit.light(blurred[group[0]])[1] if LIGHT_PRIOR else None
-    for win, seen, fit, weight in at.places:
+    places = at.places if saturated is None else at.places_upto(saturated)
+    for win, seen, fit, weight in places:
         noise = max(fit.light(blurred[group[0]][win], tile_gain, LIGHT_PRIOR)[0] / 3, 1.0)
         predicted = {}
         for f in group:
@@ -1241,7 +1254,7 @@ def _leaf_shown(model: Model, board: BoardModel, homography: np.ndarray, photo: 
     if len(leaves) < 2:
         return False
     for group in (leaves, [leaves[0], BLANK]):
-        verdict = judge(model, board, homography, photo, reading, group)
+        verdict = judge(model, board, homography, photo, reading, group, VEILED_SATURATED)
         if verdict is None or verdict.winner != name or not _names(
                 verdict, (name,), least_ecc, few):
             return False
