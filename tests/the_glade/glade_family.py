@@ -17,7 +17,7 @@ from companion.the_glade.recognition.glade_sim import (
     sample_glade_pack,
 )
 from companion.the_glade.recognition.pack import Pack
-from companion.the_glade.recognition.sim import random_forest, sample_pack
+from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
 from companion.the_glade.recognition.store import StoreReading, _Look, read_store
 from companion.vision.sim import Degradations
 
@@ -75,6 +75,30 @@ def benchmark_store_photo(pack: Pack, glade: GladePack, family: int, photo: int
         store, matches = random_store(rng, STORE_COLOURS, glade,
                                       matches=int(rng.integers(0, 3)))
     return render_forest_photo(pack, glade, forest, store, matches, family * 1000 + 500 + photo)
+
+
+def benchmark_board_photo(pack: Pack, family: int, size: int, photo: int
+                          ) -> tuple[np.ndarray, dict]:
+    """Normal photo ``photo`` of a ``size`` board (numbered from 0) of art ``family``, as
+    benchmarks/the_glade_families.py draws and saves it (its seed; JPEG at quality 92), and
+    its truth: so a test reproduces a board benchmark photo by its family and number."""
+    seed = 9000 + family * 100_000 + size * 1000 + photo
+    state = random_forest(np.random.default_rng(seed), pack.board_for(size, size).geometry,
+                          pack)
+    image, truth = render_photo(pack, state, seed)
+    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
+
+
+def misread(squares: list, truth: dict) -> list[str]:
+    """The squares of a forest reading not read surely as the truth has them."""
+    out = []
+    for r in squares:
+        want = (truth["forest"]["tiles"].get(r.square), truth["forest"]["counters"].get(r.square))
+        got = (r.name if r.kind == "tile" else None, r.name if r.kind == "counter" else None)
+        if r.kind == "uncertain" or got != want:
+            out.append(r.square)
+    return out
 
 
 def fake_look(names: list[str], matches: list[dict | None], pair: float) -> _Look:
