@@ -88,10 +88,9 @@ def test_board_structure_is_blurred_as_the_photo_is():
 
 
 def test_counter_despite_outline_needs_structure_and_clear_colours():
-    clear = (0.01, 0.01 / (CLEAR_TINT * 0.9))  # between FAINT_TINT and CLEAR_TINT
-    assert FAINT_TINT < CLEAR_TINT * 0.9
+    clear = (0.01, 0.01 / CLEAR_TINT * 1.5)
     assert _counter_despite_outline(PIECE_STRUCTURE * 2, clear)
-    assert not _counter_despite_outline(PIECE_STRUCTURE * 0.5, clear)  # little print
+    assert not _counter_despite_outline(NO_COUNTER_STRUCTURE * 0.5, clear)  # no print
     assert not _counter_despite_outline(float("nan"), clear)            # not measured
     assert not _counter_despite_outline(PIECE_STRUCTURE * 2, None)     # colours not measured
     assert not _counter_despite_outline(PIECE_STRUCTURE * 2, (0.01, 0.015))  # not clear

@@ -106,9 +106,12 @@ CLEAR_TINT = 0.5     # a counter's colours this much nearer than the bare board'
 #: A counter of the board's own colour (green on a green board) blurred so that its outline
 #: and toadstools hardly show (fine structure under PIECE_STRUCTURE, round outline under
 #: DISC_NONE) is still looked at as a counter when its colours fit a counter's FAINT_TINT
-#: of the bare board's distance or closer (FAINT_COUNTER; see benchmarks/RESULTS.md, #20).
+#: of the bare board's distance or closer (FAINT_COUNTER). Tuning photos (normal 1-8 and
+#: 41-64, hard 1-8 and 41-48): such counters stood at 0.18-0.49; of the tiles and bare
+#: squares whose colours were measured with so faint an outline and print, none came under
+#: 0.91 (any outline: 0.46, a tile). See benchmarks/RESULTS.md (#20).
 FAINT_COUNTER = True
-FAINT_TINT = 0.4
+FAINT_TINT = 0.5
 #: A square read as empty whose colours fit a counter's far better than the bare board's
 #: (evidence.colours_say_counter) is "empty or counter?": a counter whose round outline and
 #: toadstools the photo hardly shows (a green counter on a green board, under glare or in
