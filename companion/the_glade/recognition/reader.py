@@ -826,8 +826,9 @@ def _veiled_tile(outline: float, tile: float, empty: float) -> bool:
 def _counter_despite_outline(structure: float, tint: tuple[float, float] | None) -> bool:
     """A counter of the board's own colour shows a faint outline; it may still be read as a
     counter when the square has the sharp structure of a piece on it and its colours match a
-    counter clearly better than the bare board's (:func:`_stands_out`), or, with only a
-    little structure, far better (FAINT_TINT)."""
+    counter clearly better than the bare board's (:func:`_stands_out`); with only a little
+    structure (a counter so soft its toadstools hardly show), when they match it within
+    FAINT_TINT of the board's distance (FAINT_COUNTER)."""
     if bool(structure >= PIECE_STRUCTURE) and _stands_out(tint):  # (unmeasured: nan)
         return True
     return (FAINT_COUNTER and bool(structure >= NO_COUNTER_STRUCTURE) and tint is not None
