@@ -554,15 +554,8 @@ MOTION = cv2.MOTION_EUCLIDEAN
 #: before; e5bf663's tree, the switch set 2.0 then 3.0, the same models): normal 5 / 142 /
 #: 87 -> 5 / 140 / 87, hard 8 / 285 / 3 -> 8 / 284 / 3, the same squares wrong; held out
 #: 1000-1004 normal 2 / 128 / 99 -> 2 / 125 / 100, hard 3 / 223 / 15 -> 3 / 222 / 15.
-#: 3.0 / 4.0 -> 7.0 / 9.0 on 2026-12-06: the reader's angles lie 4 degrees apart
-#: (model.ANGLES) and a tile sits up to 6 degrees askew, so a tile the reader put at the
-#: grid's edge is turned further by ECC than 3 degrees; on hard tuning photos (1-8, 41-48)
-#: 41 look-alike doubts were never judged, placement refused at 3-7 degrees and 4-9 px
-#: (three looked at). Tuning, off -> on: hard 8 / 221 -> 8 / 216 (6 settled, each right; 1
-#: right name now doubted), normal 7 / 19 -> 6 / 19 (a wrong name now right); see
-#: benchmarks/RESULTS.md (#20) for the fresh sets.
-MAX_TURN = 7.0
-MAX_MOVE = 9.0
+MAX_TURN = 3.0
+MAX_MOVE = 4.0
 
 
 def _start() -> np.ndarray:
