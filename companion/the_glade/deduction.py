@@ -62,7 +62,7 @@ from typing import Any
 
 from companion.errors import StateError
 from companion.the_glade.forest import Forest
-from companion.the_glade.names import Counter, Square, Tile, supply_space
+from companion.the_glade.names import ALL_TILES, Counter, Square, Tile, supply_space
 from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
 
 #: Copies of each tile in the game: 2 sets of 64 (the rulebook's "Forest Tiles").
@@ -411,8 +411,6 @@ def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[st
 def _rulings(evidence: Evidence, forest: int, square: str) -> dict[str, tuple[str, str] | None]:
     """For each of the 64 tiles, why the rules (``tile-copies``, ``not-a-set``) rule it out
     on ``square`` of forest ``forest`` as the sure readings show the game, or None."""
-    from companion.the_glade.names import ALL_TILES
-
     sure = evidence.forests[forest] or SureForest({})
     return {str(t): next(_tile_ruled_out(evidence, sure, square, str(t)), None)
             for t in ALL_TILES}

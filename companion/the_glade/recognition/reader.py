@@ -759,14 +759,15 @@ def _tile_face_fits(look: Look | None, first: str) -> bool:
             and look.sure(AGREED_CLEARNESS, AGREED_MARGIN))
 
 
-def _stands_out(tint: tuple[float, float] | None) -> bool:
+def _stands_out(tint: tuple[float, float] | None, bar: float = CLEAR_TINT) -> bool:
     """A counter's colours fit the square clearly better than the bare board's, marks and
     all (``tint``: their colour distances, the counter placed where it stands out most): a
     faint round outline there is a counter's, not a mark on the board. Measured on 200
     analysis photos each of six art styles: every square doubted as "a counter, or a mark
     on the board?" was a counter named right, its colours 0.33-0.46 of the board's distance
-    (20021 C4 in three styles, 20170 D2 in one); no bare square or tile came under 0.83."""
-    return tint is not None and tint[0] < CLEAR_TINT * tint[1]
+    (20021 C4 in three styles, 20170 D2 in one); no bare square or tile came under 0.83.
+    ``bar``: the share of the board's distance under which they do (CLEAR_TINT)."""
+    return tint is not None and tint[0] < bar * tint[1]
 
 
 def _board_fits_better(counter: float, bare: float, clipped: float) -> bool:
@@ -831,8 +832,8 @@ def _counter_despite_outline(structure: float, tint: tuple[float, float] | None)
     FAINT_TINT of the board's distance (FAINT_COUNTER)."""
     if bool(structure >= PIECE_STRUCTURE) and _stands_out(tint):  # (unmeasured: nan)
         return True
-    return (FAINT_COUNTER and bool(structure >= NO_COUNTER_STRUCTURE) and tint is not None
-            and tint[0] < FAINT_TINT * tint[1])
+    return (FAINT_COUNTER and bool(structure >= NO_COUNTER_STRUCTURE)
+            and _stands_out(tint, FAINT_TINT))
 
 
 #: A learnt look-alike pair (recognition/lookalikes.py) names a close call's face when the
