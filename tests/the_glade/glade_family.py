@@ -19,7 +19,7 @@ from companion.the_glade.recognition.glade_sim import (
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
 from companion.the_glade.recognition.store import StoreReading, _Look, read_store
-from companion.vision.sim import Degradations
+from companion.vision.sim import Camera, Degradations
 
 
 def glade_family(family: int, matches: bool = True, legible: bool = True
@@ -77,15 +77,24 @@ def benchmark_store_photo(pack: Pack, glade: GladePack, family: int, photo: int
     return render_forest_photo(pack, glade, forest, store, matches, family * 1000 + 500 + photo)
 
 
-def benchmark_board_photo(pack: Pack, family: int, size: int, photo: int
+def benchmark_board_photo(pack: Pack, family: int, size: int, photo: int, hard: bool = False
                           ) -> tuple[np.ndarray, dict]:
-    """Normal photo ``photo`` of a ``size`` board (numbered from 0) of art ``family``, as
-    benchmarks/the_glade_families.py draws and saves it (its seed; JPEG at quality 92), and
-    its truth: so a test reproduces a board benchmark photo by its family and number."""
+    """Photo ``photo`` of a ``size`` board (numbered from 0) of art ``family``, normal or
+    ``hard``, as benchmarks/the_glade_families.py draws and saves it (its seed, its hard
+    spoilers, tilt and dim light; JPEG at quality 92), and its truth: so a test reproduces a
+    board benchmark photo by its family and number."""
     seed = 9000 + family * 100_000 + size * 1000 + photo
     state = random_forest(np.random.default_rng(seed), pack.board_for(size, size).geometry,
                           pack)
-    image, truth = render_photo(pack, state, seed)
+    if hard:
+        rng = np.random.default_rng(seed + 77)
+        camera = Camera.random(rng, tilt=18.0)
+        image, truth = render_photo(pack, state, seed, spoil=Degradations(strength=1.6),
+                                    camera=camera)
+        dim = float(rng.uniform(0.55, 0.8))
+        image = np.clip(image.astype(np.float32) * dim, 0, 255).astype(np.uint8)
+    else:
+        image, truth = render_photo(pack, state, seed)
     _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
 

@@ -16,16 +16,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from glade_family import benchmark_board_photo
 
 from companion.errors import RecognitionError
 from companion.the_glade.recognition import reader
 from companion.the_glade.recognition.enrol import build_model
 from companion.the_glade.recognition.families import family_pack
-from companion.the_glade.recognition.sim import random_forest, render_photo
 from companion.vision.board import MIN_INLIERS, RETRY_FEATURES, BoardFinder, PhotoFeatures, project
-from companion.vision.sim import Camera, Degradations
 
-FAMILY, SEED = 8002, 9000 + 8002 * 100_000 + 7 * 1000 + 6  # the benchmark's hard photo 6
+FAMILY = 8002  # the benchmark's hard photo 6 of its 7x7 board
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +34,7 @@ def case():
     g = board.grid
     finder = BoardFinder.learn(board.image, (g.left, g.top, g.left + g.cols * g.cell,
                                              g.top + g.rows * g.cell))
-    # as benchmarks/the_glade_families.py's photo_of(..., hard=True), saved as its JPEG
-    state = random_forest(np.random.default_rng(SEED), board.geometry, pack)
-    rng = np.random.default_rng(SEED + 77)
-    camera = Camera.random(rng, tilt=18.0)
-    image, truth = render_photo(pack, state, SEED, spoil=Degradations(strength=1.6),
-                                camera=camera)
-    image = np.clip(image.astype(np.float32) * float(rng.uniform(0.55, 0.8)), 0, 255)
-    ok, jpeg = cv2.imencode(".jpg", image.astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])
-    assert ok
-    photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+    photo, truth = benchmark_board_photo(pack, FAMILY, 7, 6, hard=True)
     return finder, board, photo, np.array(truth["homography"])
 
 

@@ -134,8 +134,8 @@ def _square(**figures) -> SimpleNamespace:
     look-alike pair judged, its brightness and place on the edge unmeasured."""
     evidence = dict(centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1),
                     frame_share=np.ones(1), tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)),
-                    tile_angle=np.zeros(1), templates=_TEMPLATES, looks={}, counters={},
-                    tint={}, disc=np.zeros(1), pairs={}, bright=None, edge=None,
+                    tile_angle=np.zeros(1), fine_angle=None, templates=_TEMPLATES, looks={},
+                    counters={}, tint={}, disc=np.zeros(1), pairs={}, bright=None, edge=None,
                     partners=None)
     evidence.update(figures)
     return SimpleNamespace(**evidence)

@@ -63,7 +63,7 @@ def _read(look: Look) -> SquareReading:
     templates[8:12, :4] = 1.0  # OTHER differs from LIGHT in 4 of 16 values
     gap = float(((templates[0] - templates[8]) ** 2).mean())
     ev = SimpleNamespace(
-        tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
+        tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1), fine_angle=None,
         templates=templates, looks={0: look}, pairs={}, partners=None,
         tiles=[((0.05 * gap, 0, LIGHT), (0.45 * gap, 8, OTHER))])
     reading = SquareReading("A1", "tile")

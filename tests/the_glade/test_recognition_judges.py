@@ -45,7 +45,7 @@ def _evidence(partners, look: Look | None = None) -> SimpleNamespace:
     gap = float(((_TEMPLATES[0] - _TEMPLATES[4]) ** 2).mean())
     return SimpleNamespace(
         centres=np.zeros((1, 2)), sat=np.zeros(1), white=np.zeros(1), frame_share=np.ones(1),
-        tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
+        tile_clipped=np.zeros(1), tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1), fine_angle=None,
         templates=_TEMPLATES, looks={0: look or Look(("A", 0, "B"), 0.6, 0.3)}, counters={},
         tint={}, disc=np.zeros(1), pairs={}, bright=None, edge=None, partners=partners,
         tiles=[((0.01 * gap, 0, "A"), (0.6 * gap, 4, "B"))])

@@ -115,7 +115,7 @@ def _one_square(d1: float, d2: float, look: Look | None, sat: float = 0.0,
         centres=np.zeros((1, 2)), frame_share=np.ones(1), sat=np.array([sat]),
         tile_clipped=np.array([clipped]), white=np.zeros(1),
         empty=np.array([1.0]), structure=np.array([5.0]), outline=np.array([0.9]),
-        tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1),
+        tile_at=np.zeros((1, 2)), tile_angle=np.zeros(1), fine_angle=None,
         tiles=[((d1, 0, "mouse/acorn/oak"), (d2, 1, "mouse/hazelnut/oak"))],
         looks={0: look} if look else {}, counters={}, tint={}, disc=np.zeros(1),
         templates=templates)

@@ -58,7 +58,7 @@ from companion.the_glade.recognition.model import (
     Model,
     disc_mask,
 )
-from companion.the_glade.recognition.pose import pose_search
+from companion.the_glade.recognition.pose import angled_pose_search, pose_search
 from companion.the_glade.recognition.ranking import best_per_name
 from companion.the_glade.recognition.structure import (
     BARE_STRUCTURE,
@@ -89,6 +89,10 @@ T = TypeVar("T")
 EMPTY_PATCH = 16
 PAD = 0.5            # squares of border kept round the grid in the rectified view
 TILE_SEARCH = 0.14   # how far (in squares) a tile may lie off its square's centre
+#: Each tile's angle found between the pose templates' (pose.fine_angles) for the reading's
+#: ``angle``, where the drawings (photo_drawing) start placing the tile; the looks at the
+#: rectified board keep the templates' own angle.
+FINE_ANGLE = True
 COUNTER_SEARCH = 0.2
 
 SHORTLIST = 8  # names kept from the coarse pass for the fine one
@@ -144,6 +148,9 @@ class Evidence:
     #: enrolled board, :func:`counter_colour.board_light`; None: unmeasured), what the
     #: true-colour steps (:mod:`bare_colours`, :mod:`leaf_colours`) free a patch of
     light: np.ndarray | None = None
+    #: each tile's angle between the pose templates' (pose.fine_angles; None: FINE_ANGLE
+    #: off), where the drawings start placing it
+    fine_angle: np.ndarray | None = None
 
 
 def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
@@ -159,7 +166,9 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # tiles: where they lie and how askew, on a second thread while the blur, the light and
     # the structure are measured (neither needs the other)
-    posed = _beside(pose_search, gray, model.tile_pose, centres, round(TILE_SEARCH * CELL_PX))
+    posed = (_beside(angled_pose_search, gray, model.tile_pose, centres,
+                     round(TILE_SEARCH * CELL_PX), ANGLES) if FINE_ANGLE else
+             _beside(pose_search, gray, model.tile_pose, centres, round(TILE_SEARCH * CELL_PX)))
     # the fine view smoothed in float32, in place (the same values as into a new array; each
     # fine-view array is 7-9 MB, and the scan's peak memory is what they add up to)
     smooth = _smoothed(fine, SMOOTH)
@@ -177,8 +186,9 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     if known:
         structure = _structure(model, cache, board, tset, gray, ref, measured.focus, centres)
     # ... and which face at which turn
-    outline, tile_at, which = posed()
+    outline, tile_at, which, *angled = posed()
     tile_angle = np.array([ANGLES[k] for k in which])
+    fine_angle = angled[0] if angled else None
     tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     bright = _brightness(view, ref, gain, centres)
     siblings = (_leaf_siblings(model, _lit(bright, structure, tiles, empty))
@@ -216,7 +226,7 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     return [sq.name for sq in squares], Evidence(
         centres, frame_share, sat, tile_clipped, white, empty, structure, outline, tile_at,
         tile_angle, tiles, looks, counters, tint, disc, tset.full, pairs, bright, ~inner,
-        _partner_verdicts(model, cache, fine, looks, tside), patches, gain)
+        _partner_verdicts(model, cache, fine, looks, tside), patches, gain, fine_angle)
 
 
 def _smoothed(fine: np.ndarray, sigma: float) -> np.ndarray:

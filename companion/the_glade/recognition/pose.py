@@ -10,9 +10,11 @@ from companion.vision.patches import parabola_peak
 
 
 def pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
-                 radius: int, windowed: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 radius: int, windowed: bool = False, maps: list[np.ndarray] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each centre, the best score of any template within ``radius`` px, where it lies
-    (the template's centre, sub-pixel) and which template it was."""
+    (the template's centre, sub-pixel) and which template it was. ``maps``: each template's
+    score map over ``gray`` (score_maps), when already made."""
     n = len(centres)
     best = np.full(n, -2.0, np.float32)
     pos = centres.astype(np.float32).copy()
@@ -20,8 +22,7 @@ def pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
     th, tw = templates.shape[1:3]
     if len(templates) == 0:
         return best, pos, which
-    results = [] if windowed else [cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED)
-                                   for t in templates]
+    results = [] if windowed else maps if maps is not None else score_maps(gray, templates)
     inside = np.zeros(n, bool) if windowed else _best_inside(results, centres, radius, th, tw,
                                                              best, pos, which)
     for i, (cx, cy) in enumerate(centres):
@@ -85,3 +86,68 @@ def _best_inside(results: list[np.ndarray], centres: np.ndarray, radius: int, th
         pos[i] = (u0[i] + ux + parabola_peak(win[vy, :], ux) + tw / 2,
                   v0[i] + vy + parabola_peak(win[:, ux], vy) + th / 2)
     return inside
+
+
+def score_maps(gray: np.ndarray, templates: np.ndarray) -> list[np.ndarray]:
+    """Each template's normalised correlation at every place in ``gray``."""
+    return [cv2.matchTemplate(gray, t, cv2.TM_CCOEFF_NORMED) for t in templates]
+
+
+def angled_pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
+                       radius: int, angles: tuple[float, ...]
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`pose_search` over templates turned by each of ``angles``, and each piece's
+    angle between them (:func:`fine_angles`), from the same score maps."""
+    maps = score_maps(gray, templates)
+    best, pos, which = pose_search(gray, templates, centres, radius, maps=maps)
+    return best, pos, which, fine_angles(maps, templates.shape[1:3], pos, which, angles)
+
+
+def fine_angles(maps: list[np.ndarray], size: tuple[int, int], pos: np.ndarray,
+                which: np.ndarray, angles: tuple[float, ...]) -> np.ndarray:
+    """Each piece's angle between the templates' (``angles``, evenly spaced; ``maps``
+    their score maps, ``size`` their height and width): a parabola through the best
+    template's score and its two neighbours' at the place found (``pos``, ``which``:
+    :func:`pose_search`'s answer), each template's score the best within a pixel of it.
+    The templates are a few degrees apart, so the best of them is up to half a step off (on
+    the simulator's hard photos 1.2 degrees off at the median; the parabola 0.2); what is
+    drawn into the photo at the angle starts that much nearer."""
+    out = np.array([angles[k] for k in which], float)
+    if len(angles) < 3 or len(maps) != len(angles) or not len(pos):
+        return out
+    th, tw = size
+    u = np.rint(pos[:, 0] - tw / 2).astype(int)
+    v = np.rint(pos[:, 1] - th / 2).astype(int)
+    h, w = maps[0].shape
+    inside = np.flatnonzero((u >= 1) & (v >= 1) & (u < w - 1) & (v < h - 1))
+    if not len(inside):
+        return out
+    k = which[inside].astype(int)
+    near = np.clip(k, 1, len(angles) - 2)  # the best and its neighbours, or the end's 3
+    steps = np.arange(-1, 2)
+    rows = v[inside, None, None] + steps[None, :, None]
+    cols = u[inside, None, None] + steps[None, None, :]
+    scores = np.empty((len(inside), 3), np.float32)
+    for d in (-1, 0, 1):
+        for a in np.unique(near + d):
+            these = near + d == a
+            scores[these, d + 1] = maps[a][rows[these], cols[these]].reshape(
+                int(these.sum()), -1).max(1)
+    step = angles[1] - angles[0]
+    out[inside] += [_peak(list(map(float, row)), int(a)) * step
+                    for row, a in zip(scores, k - near, strict=True)]
+    return out
+
+
+def _peak(scores: list[float], at: int) -> float:
+    """Where the peak of a parabola through three evenly spaced ``scores`` lies, in steps
+    from the one at ``at`` (-1, 0 or 1: the best of the three), at most half a step towards
+    its neighbours among them; 0 when they have no peak. (A straight-sided peak, fitted
+    instead on the simulator's hard photos, found the angle no better: median 0.24 degrees
+    off against 0.19.)"""
+    left, mid, right = scores
+    den = left - 2 * mid + right
+    if den >= 0:
+        return 0.0
+    offset = 0.5 * (left - right) / den - at
+    return max(-0.5 if at >= 0 else 0.0, min(0.5 if at <= 0 else 0.0, offset))

@@ -617,7 +617,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
     (d1, j1, name1), (d2, j2, name2) = ev.tiles[i]
     clipped = ev.tile_clipped[i]  # where the two differ: see _clipped_where_they_differ
     reading.centre = (float(ev.tile_at[i][0]), float(ev.tile_at[i][1]))
-    reading.angle = float(ev.tile_angle[i])
+    reading.angle = float(ev.tile_angle[i] if ev.fine_angle is None else ev.fine_angle[i])
     gap = template_gap(ev.templates, j1, j2)
     margin = (d2 - d1) / max(gap, 1e-9)
     # the same gap in units of the photo's own misfit: blur and noise lower it
