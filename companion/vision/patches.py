@@ -145,11 +145,17 @@ def parabola_peak(line: np.ndarray, k: int) -> float:
     """Sub-pixel offset (-0.5..0.5) of the maximum at ``k`` of ``line``, from a parabola
     through it and its two neighbours (0 at an edge or a flat top)."""
     if 0 < k < len(line) - 1:
-        left, mid, right = float(line[k - 1]), float(line[k]), float(line[k + 1])
-        den = left - 2 * mid + right
-        if den < 0:
-            return max(-0.5, min(0.5, 0.5 * (left - right) / den))
+        top = parabola_vertex(float(line[k - 1]), float(line[k]), float(line[k + 1]))
+        if top is not None:
+            return max(-0.5, min(0.5, top))
     return 0.0
+
+
+def parabola_vertex(left: float, mid: float, right: float) -> float | None:
+    """Where the top of a parabola through three evenly spaced values lies, in steps from
+    the middle one (unbounded); None when they make no top (a straight line or a dip)."""
+    den = left - 2 * mid + right
+    return 0.5 * (left - right) / den if den < 0 else None
 
 
 def _rotation_matrices(centres: np.ndarray, angles: np.ndarray, scale: float) -> np.ndarray:

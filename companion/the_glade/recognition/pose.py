@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.patches import parabola_peak
+from companion.vision.patches import parabola_peak, parabola_vertex
 
 
 def pose_search(gray: np.ndarray, templates: np.ndarray, centres: np.ndarray,
@@ -145,9 +145,7 @@ def _peak(scores: list[float], at: int) -> float:
     its neighbours among them; 0 when they have no peak. (A straight-sided peak, fitted
     instead on the simulator's hard photos, found the angle no better: median 0.24 degrees
     off against 0.19.)"""
-    left, mid, right = scores
-    den = left - 2 * mid + right
-    if den >= 0:
+    top = parabola_vertex(*scores)
+    if top is None:
         return 0.0
-    offset = 0.5 * (left - right) / den - at
-    return max(-0.5 if at >= 0 else 0.0, min(0.5 if at <= 0 else 0.0, offset))
+    return max(-0.5 if at >= 0 else 0.0, min(0.5 if at <= 0 else 0.0, top - at))
