@@ -87,14 +87,22 @@ def benchmark_board_photo(pack: Pack, family: int, size: int, photo: int, hard: 
     state = random_forest(np.random.default_rng(seed), pack.board_for(size, size).geometry,
                           pack)
     if hard:
-        rng = np.random.default_rng(seed + 77)
-        camera = Camera.random(rng, tilt=18.0)
-        image, truth = render_photo(pack, state, seed, spoil=Degradations(strength=1.6),
-                                    camera=camera)
-        dim = float(rng.uniform(0.55, 0.8))
-        image = np.clip(image.astype(np.float32) * dim, 0, 255).astype(np.uint8)
-    else:
-        image, truth = render_photo(pack, state, seed)
+        return hard_photo(pack, state, seed)
+    image, truth = render_photo(pack, state, seed)
+    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
+
+
+def hard_photo(pack: Pack, state: dict, seed: int) -> tuple[np.ndarray, dict]:
+    """A photo of the forest ``state`` as the board benchmark draws a hard one from
+    ``seed`` (spoilers 1.6 times as strong, tilt to 18 degrees, 0.55-0.8 of the light),
+    JPEG-coded at quality 92, and its truth."""
+    rng = np.random.default_rng(seed + 77)
+    camera = Camera.random(rng, tilt=18.0)
+    image, truth = render_photo(pack, state, seed, spoil=Degradations(strength=1.6),
+                                camera=camera)
+    dim = float(rng.uniform(0.55, 0.8))
+    image = np.clip(image.astype(np.float32) * dim, 0, 255).astype(np.uint8)
     _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
 

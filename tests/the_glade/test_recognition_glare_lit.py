@@ -14,9 +14,9 @@ enrolled in the test.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from glade_family import hard_photo
 from test_recognition_families import enrolled_small_pack
 from test_recognition_hard import MODEL, _square
 
@@ -35,8 +35,7 @@ from companion.the_glade.recognition.reader import (
     _judge,
     read_board,
 )
-from companion.the_glade.recognition.sim import random_forest, render_photo
-from companion.vision.sim import Camera, Degradations
+from companion.the_glade.recognition.sim import random_forest
 
 #: art no model of the project was built from (enrolled here); its readings were looked at
 #: to choose the photo, so it is a tuning family from now on, never benchmarked
@@ -50,14 +49,7 @@ def _hard_photo(pack, seed: int) -> tuple[np.ndarray, dict]:  # type: ignore[no-
     """A hard photo as benchmarks/the_glade_families.py renders one, JPEG-coded."""
     state = random_forest(np.random.default_rng(seed), pack.board_for(7, 7).geometry, pack,
                           fill=0.6)
-    rng = np.random.default_rng(seed + 77)
-    camera = Camera.random(rng, tilt=18.0)
-    image, truth = render_photo(pack, state, seed, spoil=Degradations(strength=1.6),
-                                camera=camera)
-    dim = float(rng.uniform(0.55, 0.8))
-    image = np.clip(image.astype(np.float32) * dim, 0, 255).astype(np.uint8)
-    _ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR), truth
+    return hard_photo(pack, state, seed)
 
 
 @pytest.fixture(scope="module")
