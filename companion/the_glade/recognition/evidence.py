@@ -166,9 +166,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32)
     # tiles: where they lie and how askew, on a second thread while the blur, the light and
     # the structure are measured (neither needs the other)
-    posed = (_beside(angled_pose_search, gray, model.tile_pose, centres,
-                     round(TILE_SEARCH * CELL_PX), ANGLES) if FINE_ANGLE else
-             _beside(pose_search, gray, model.tile_pose, centres, round(TILE_SEARCH * CELL_PX)))
+    posed = _beside(angled_pose_search, gray, model.tile_pose, centres,
+                    round(TILE_SEARCH * CELL_PX), ANGLES)
     # the fine view smoothed in float32, in place (the same values as into a new array; each
     # fine-view array is 7-9 MB, and the scan's peak memory is what they add up to)
     smooth = _smoothed(fine, SMOOTH)
@@ -186,9 +185,9 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     if known:
         structure = _structure(model, cache, board, tset, gray, ref, measured.focus, centres)
     # ... and which face at which turn
-    outline, tile_at, which, *angled = posed()
+    outline, tile_at, which, angled = posed()
     tile_angle = np.array([ANGLES[k] for k in which])
-    fine_angle = angled[0] if angled else None
+    fine_angle = angled if FINE_ANGLE else None
     tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     bright = _brightness(view, ref, gain, centres)
     siblings = (_leaf_siblings(model, _lit(bright, structure, tiles, empty))
