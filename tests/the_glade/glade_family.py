@@ -22,12 +22,12 @@ from companion.the_glade.recognition.store import StoreReading, _Look, read_stor
 from companion.vision.sim import Camera, Degradations
 
 
-def glade_family(family: int, matches: bool = True, legible: bool = True
-                 ) -> tuple[Pack, GladePack, GladeModel]:
+def glade_family(family: int, matches: bool = True, legible: bool = True,
+                 rulebook_ink: bool = True) -> tuple[Pack, GladePack, GladeModel]:
     """The pack (one 7x7 board), the glade pack (with the matching game's match counters
     when ``matches``) and the model learnt from them, all in art family ``family``
-    (``legible``: see FamilyArt)."""
-    art = FamilyArt(family, legible=legible)
+    (``legible`` and ``rulebook_ink``: see FamilyArt)."""
+    art = FamilyArt(family, legible=legible, rulebook_ink=rulebook_ink)
     pack = sample_pack(art=art, boards=((7, 7, "D4"),))
     glade = sample_glade_pack(art, matches=matches)
     return pack, glade, build_glade_model(pack, glade)

@@ -138,7 +138,8 @@ def test_a_glade_board_its_alike_spaces_hide_from_the_first_match_is_found(monke
     finds hundreds, and the board is read with no space wrong."""
     from companion.the_glade.recognition import glade_board
 
-    pack, glade, model = glade_family(61, matches=False)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack, glade, model = glade_family(61, matches=False, rulebook_ink=False)
     counters = {"hedgehog/blackberry/maple": "red-single", "hedgehog/mushroom/oak": "green-single",
                 "toad/hazelnut/horse-chestnut": "blue-single"}
     supply = {1: ("yellow", 9), 2: ("blue", 8), 3: ("red", 9), 4: ("green", 6)}

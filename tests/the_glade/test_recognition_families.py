@@ -43,10 +43,10 @@ NEW_FAMILY = 7013  # never tuned on, never benchmarked
 assert NEW_FAMILY not in TUNING_FAMILIES and NEW_FAMILY >= HELD_OUT_FROM
 
 
-def small_pack(family: int, legible: bool = True) -> Pack:
+def small_pack(family: int, legible: bool = True, rulebook_ink: bool = True) -> Pack:
     """Family ``family``'s pack cut to 16 spring tiles: hedgehog and toad, beech and oak, every
-    fruit (``legible``: see FamilyArt)."""
-    pack = family_pack(family, legible=legible)
+    fruit (``legible`` and ``rulebook_ink``: see FamilyArt)."""
+    pack = family_pack(family, legible=legible, rulebook_ink=rulebook_ink)
     keep = []
     for face in pack.tiles:
         tile = Tile.parse(face.tile)
@@ -57,10 +57,11 @@ def small_pack(family: int, legible: bool = True) -> Pack:
     return pack
 
 
-def enrolled_small_pack(work: Path, family: int, legible: bool = True) -> tuple[Pack, Model]:
+def enrolled_small_pack(work: Path, family: int, legible: bool = True,
+                        rulebook_ink: bool = True) -> tuple[Pack, Model]:
     """Family ``family``'s small pack written to ``work`` and enrolled there as `companion
     enrol` does (its look-alike pairs learnt), with the model loaded back."""
-    pack = small_pack(family, legible)
+    pack = small_pack(family, legible, rulebook_ink)
     write_pack(pack, work / "pack")
     enrol(work / "pack", out=work / "model", quiet=True)
     return pack, load_model(work / "model")
@@ -150,11 +151,40 @@ def test_fruits_nobody_could_tell_apart_are_drawn_again_and_printed_larger() -> 
 
 
 def test_a_family_whose_fruits_were_legible_is_drawn_as_before() -> None:
-    before, now = FamilyArt(2, legible=False), FamilyArt(2)
+    before = FamilyArt(2, legible=False, rulebook_ink=False)
+    now = FamilyArt(2, rulebook_ink=False)
     assert legible(before) and legible(now)
     assert now.layout == before.layout
     assert np.array_equal(now.tile("toad/acorn/oak", "summer"),
                           before.tile("toad/acorn/oak", "summer"))
+
+
+def _away_from_leaf_icon(art: FamilyArt, a: str, b: str) -> int:
+    """Pixels of faces ``a`` and ``b`` that differ plainly, outside the leaf icon's spot."""
+    x, y, size = art.layout["leaf"]
+    n = art.tile_px
+    diff = np.abs(art.tile(a, "spring").astype(int) - art.tile(b, "spring").astype(int)).max(-1)
+    yy, xx = np.mgrid[0:n, 0:n]
+    near_leaf = np.hypot(xx - x * n, yy - y * n) < 1.6 * size * n
+    return int(((diff > 40) & ~near_leaf).sum())
+
+
+@pytest.mark.parametrize("family", [5, 8, 42, 43, 46, 8319, NEW_FAMILY])
+def test_creature_and_fruit_are_printed_in_the_leafs_colour(family: int) -> None:
+    """The rulebook: "each type of leaf is always the same colour and indicates the colour of
+    the creature and fruit icons". Tiles differing in the leaf alone differ over the creature
+    too; families that drew it in an ink of their own (rulebook_ink=False) differed only at
+    the leaf icon."""
+    art = FamilyArt(family)
+    assert art.ink is None and art.fruit_ink is None
+    a, b = "hedgehog/acorn/beech", "hedgehog/acorn/oak"
+    assert _away_from_leaf_icon(art, a, b) > 0.02 * art.tile_px ** 2
+    before = FamilyArt(family, rulebook_ink=False)
+    if before.ink is not None and before.fruit_ink is not None:
+        assert _away_from_leaf_icon(before, a, b) == 0
+    # the rest of the family is drawn as before
+    assert before.layout["creature"] == art.layout["creature"]
+    assert before.backgrounds == art.backgrounds and before.leaf_colours == art.leaf_colours
 
 
 def test_families_differ_from_each_other_and_from_the_fixed_styles() -> None:

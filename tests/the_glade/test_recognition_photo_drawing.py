@@ -54,7 +54,8 @@ def _photographed(pack, spoil: Degradations | None = None) -> tuple[np.ndarray, 
 def table(request):
     """A 7x7 board of the family laid straight (no jitter: a reading's place is the
     square's centre), its photo, truth, a model stub with the pack's own faces."""
-    pack = family_pack(FAMILY, legible=False)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack = family_pack(FAMILY, legible=False, rulebook_ink=False)
     board = pack.board_for(7, 7)
     photo, truth = _photographed(pack)
     names = [n for t in pack.tiles for n in [t.tile] * 4]
@@ -869,7 +870,8 @@ def _unprinted_leaf(square: str, table, peak: float) -> SimpleNamespace:
     """The table with ``square``'s tile printed without its leaf (painted the tile's paper
     where its leaf siblings differ from it) and glare over it (``peak``, as _glared): a
     print the glare washed out, the model still holding the pack's printed faces."""
-    pack = family_pack(FAMILY, legible=False)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack = family_pack(FAMILY, legible=False, rulebook_ink=False)
     name = table.truth["forest"]["tiles"][square]
     season = table.truth["seasons"][square]
     creature, fruit, _leaf = name.split("/")
@@ -964,7 +966,8 @@ def test_a_leaf_mostly_clipped_by_glare_is_judged_on_the_rest() -> None:
     the glare clipped 70% of the place where its leaves differ, so with only a third of a
     place allowed clipped (MAX_SATURATED) nothing was compared and it stayed glare-lit. The
     unclipped rest names its leaf: read right, every square of the photo sure and right."""
-    pack = family_pack(45)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack = family_pack(45, rulebook_ink=False)
     model = build_model(pack, lookalikes=False)
     image, truth = benchmark_board_photo(pack, 45, 7, 12)
     with pytest.MonkeyPatch.context() as mp:

@@ -117,7 +117,8 @@ def test_green_counter_blurred_on_a_green_board_is_read():
     green board, so soft that its round outline (0.36) and toadstools hardly show, was
     "empty or tile?"; its colours fit a green counter at a fifth of the bare board's
     distance. Read as the counter it is, every square of the photo right."""
-    pack = family_pack(46)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack = family_pack(46, rulebook_ink=False)
     model = build_model(pack, lookalikes=False)
     image, truth = benchmark_board_photo(pack, 46, 8, 1)
     assert truth["forest"]["counters"]["D2"] == "green-double"

@@ -54,7 +54,8 @@ class Seen:
 
 def _small_pack() -> Pack:
     """The family's pack cut to 16 spring tiles (two creatures, two leaves, every fruit)."""
-    pack = family_pack(FAMILY)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack = family_pack(FAMILY, rulebook_ink=False)
     pack.tiles = [f for f in pack.tiles if f.season == "spring"
                   and Tile.parse(f.tile).creature in ("hedgehog", "toad")
                   and Tile.parse(f.tile).leaf in ("beech", "oak")]

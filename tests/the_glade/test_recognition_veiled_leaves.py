@@ -139,7 +139,8 @@ def test_a_light_leaf_under_glare_that_fits_within_the_cap_keeps_its_name() -> N
 
 def _pack() -> Pack:
     """PHOTO_FAMILY's pack cut to 16 spring tiles: hedgehog and toad, maple and oak."""
-    pack = family_pack(PHOTO_FAMILY, legible=False)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack = family_pack(PHOTO_FAMILY, legible=False, rulebook_ink=False)
     pack.tiles = [f for f in pack.tiles if f.season == "spring"
                   and Tile.parse(f.tile).creature in ("hedgehog", "toad")
                   and Tile.parse(f.tile).leaf in ("maple", "oak")]

@@ -36,7 +36,8 @@ def test_a_face_named_by_its_colours_needs_its_own_drawing(own: float, edge: flo
 
 
 def test_tuning_family_54s_faded_mouse_is_not_named_as_its_look_alike() -> None:
-    pack, glade, model = glade_family(54)
+    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    pack, glade, model = glade_family(54, rulebook_ink=False)
     item = {"kind": "creature", "icon": "mouse/beech", "value": 1}
     photo, truth, centre, radius = one_counter_photo(pack, glade, item)
     photo = _faded(photo, centre, radius, 0.3)

@@ -13,8 +13,13 @@ varies what a real copy varies and a recogniser must not assume:
   is drawn again, and printed larger where none can);
 - **line weights**: none to heavy outlines;
 - **palettes**: the four leaf colours drawn afresh (two greens and two browns, each pair
-  kept apart by a minimum colour distance, as a printed game keeps them apart), icon
-  colours of their own or the leaf's, paper tints per season;
+  kept apart by a minimum colour distance, as a printed game keeps them apart), paper tints
+  per season; the creature and fruit in the leaf's colour, as the rulebook prints them ("each
+  type of leaf is always the same colour and indicates the colour of the creature and fruit
+  icons on the tile"). Until 6 December 2026 half the families drew the creature, and some
+  the fruit, in an ink of their own, so tiles that differ in the leaf alone differed only by
+  the small leaf icon, which no copy of the game does (``rulebook_ink=False`` draws that
+  art);
 - **placement**: the fruit, leaf and season mark in any corner or edge, the creature off
   centre;
 - **background texture**: plain, grain, stripes, dots or a soft gradient.
@@ -288,10 +293,12 @@ class FamilyArt(SampleArt):
     """The look of art family ``family``: tile faces, counters and boards as BGR images,
     drawn by a renderer whose every choice (see the module's list) comes from the seed.
     ``legible=False`` draws the fruit as the generator did before its legibility check
-    (:data:`LEGIBLE_PIXELS`): tests built on the look-alikes of that art keep them."""
+    (:data:`LEGIBLE_PIXELS`), ``rulebook_ink=False`` the creature and fruit as it did
+    before following the rulebook's colours (the module's *palettes*): tests built on the
+    look-alikes of that art keep them."""
 
     def __init__(self, family: int, tile_px: int = 96, counter_px: int = 64,
-                 legible: bool = True) -> None:
+                 legible: bool = True, rulebook_ink: bool = True) -> None:
         # the board and counters come from SampleArt, in a style no SAMPLE style uses
         super().__init__(style=100_000 + family, tile_px=tile_px, counter_px=counter_px)
         self.family = family
@@ -307,12 +314,13 @@ class FamilyArt(SampleArt):
             "summer": _hsv(pale + rng.uniform(30, 90), rng.uniform(0.05, 0.22),
                            rng.uniform(0.86, 0.97)),
         }
-        # icons in the leaf's colour (as SAMPLE art) or in their own ink
-        self.ink = None if rng.random() < 0.5 else _hsv(rng.uniform(0, 360),
-                                                         rng.uniform(0.3, 0.9),
-                                                         rng.uniform(0.15, 0.5))
-        self.fruit_ink = self.ink if rng.random() < 0.6 else _hsv(
+        # rulebook_ink=False: the creature and fruit in an ink of their own in some families
+        # (drawn from the stream either way, so the rest of the family stays the same)
+        ink = None if rng.random() < 0.5 else _hsv(rng.uniform(0, 360), rng.uniform(0.3, 0.9),
+                                                    rng.uniform(0.15, 0.5))
+        fruit_ink = ink if rng.random() < 0.6 else _hsv(
             rng.uniform(0, 360), rng.uniform(0.4, 0.9), rng.uniform(0.2, 0.6))
+        self.ink, self.fruit_ink = (None, None) if rulebook_ink else (ink, fruit_ink)
         self.creatures = {c: _make_shape(_rng("creature", family, c), self.kinds, 2)
                           for c in CREATURES}
         self.leaf_shapes = {v: _make_shape(_rng("leaf", family, v), self.kinds, 0)
@@ -495,9 +503,10 @@ class FamilyArt(SampleArt):
             cv2.circle(img, (int(x * 16), int(y * 16)), int(s * 16), colour, -1, cv2.LINE_AA, 4)
 
 
-def family_pack(family: int, legible: bool = True, **kwargs):
+def family_pack(family: int, legible: bool = True, rulebook_ink: bool = True, **kwargs):
     """A pack in art family ``family`` (the same boards, counters and sizes as
-    :func:`sim.sample_pack`); ``legible``: see :class:`FamilyArt`."""
+    :func:`sim.sample_pack`); ``legible`` and ``rulebook_ink``: see :class:`FamilyArt`."""
     from companion.the_glade.recognition.sim import sample_pack
 
-    return sample_pack(art=FamilyArt(family, legible=legible), **kwargs)
+    return sample_pack(art=FamilyArt(family, legible=legible, rulebook_ink=rulebook_ink),
+                       **kwargs)
