@@ -44,16 +44,18 @@ def test_a_bright_close_call_compares_the_best_faces_leaf_siblings(monkeypatch) 
 
 
 def test_the_lit_squares_are_brighter_than_the_tiles_usual_light() -> None:
-    """_lit: over LEAF_LIGHT times the median of the squares a tile face fits better than
-    the bare board (bare ones left out)."""
+    """_over_usual_tile: each square's light over the median of the squares a tile face
+    fits better than the bare board (bare ones left out); lit over LEAF_LIGHT."""
     n = 8
     bright = np.array([1.0] * 6 + [1.0 * evidence.LEAF_LIGHT + 0.05, 3.0])
     structure = np.ones(n)
     structure[7] = 0.0  # bare: a bright bare square is no tile
     tiles = [((0.01, 0, LIGHT), (0.02, 4, DARK))] * n
-    lit = evidence._lit(bright, structure, tiles, np.full(n, 0.1))
-    assert lit.tolist() == [False] * 6 + [True, True]
-    assert evidence._lit(None, structure, tiles, np.full(n, 0.1)) is None
+    light = evidence._over_usual_tile(bright, structure, tiles, np.full(n, 0.1))
+    assert light is not None
+    assert light[:6].tolist() == [1.0] * 6
+    assert (light > evidence.LEAF_LIGHT).tolist() == [False] * 6 + [True, True]
+    assert evidence._over_usual_tile(None, structure, tiles, np.full(n, 0.1)) is None
 
 
 def _read(look: Look) -> SquareReading:
@@ -157,7 +159,7 @@ def test_a_closer_look_is_placed_by_the_first_looks_own_names(monkeypatch) -> No
 
     compared: list[int] = []
 
-    def compare_on(faces, patch, where, hot):  # type: ignore[no-untyped-def]
+    def compare_on(faces, patch, where, hot, max_veil):  # type: ignore[no-untyped-def]
         compared.append(len(faces))
         return []
 

@@ -150,9 +150,9 @@ def test_empty_board(model, pack, photos, monkeypatch):
     looked: list = []
     real = evidence.closer_looks
 
-    def closer_looks(model, cache, view, squares, side, blur):
+    def closer_looks(model, cache, view, squares, side, blur, veils=None):
         looked.extend(squares)
-        return real(model, cache, view, squares, side, blur)
+        return real(model, cache, view, squares, side, blur, veils)
 
     monkeypatch.setattr(evidence, "closer_looks", closer_looks)
     state = {"board": G8.to_dict(), "forest": {"tiles": {}, "counters": {}}}

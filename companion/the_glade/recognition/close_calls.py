@@ -16,6 +16,7 @@ import numpy as np
 
 from companion.the_glade.recognition.detail import (
     DETAIL,
+    VEIL_MAX,
     Candidate,
     Differ,
     Verdict,
@@ -235,12 +236,48 @@ def one_place(view: np.ndarray, centre: tuple[float, float], angle: float, side:
     return place(view, centre, angle, side, [mean])[0]
 
 
+#: A leaf question's veil bounded by the square's light (:func:`veil_bounds`). The rulebook
+#: prints a tile's creature and fruit in its leaf's colour, and each colour comes light and
+#: dark (beech and horse chestnut, maple and oak), so two tiles that differ in the leaf
+#: alone differ in how dark all their print is; a veil of glare lightens a dark print, so a
+#: light tile is also a dark tile veiled, and the closer look, which fits each face its own
+#: veil (detail.as_seen, up to VEIL_MAX), cannot tell them apart. But glare is light added
+#: to the square, which the square's brightness shows: a square ``light`` times as bright as
+#: the photo's usual tile carries a veil of about ``1 - 1 / light`` over its whole face.
+#: Measured on the art as the rulebook prints it (tuning families 1-8 and 41-48, seed 9000),
+#: a blanket cap of 0.3 settled 6 doubts on normal photos (family 3's light maple read as
+#: dark oak veiled, on squares at 1.00-1.06 of the usual light) but named 5 tiles wrong,
+#: dark prints truly veiled on squares at 1.24-1.89, and cost 3 hard boards.
+LIT_VEIL = True
+#: A veil of up to VEIL_PER_LIGHT times the square's mean veil (a glare spot smaller than
+#: the tile veils it thicker where it falls), and VEIL_SLACK more (a tile's own print makes
+#: its light differ from the usual tile's by that much without any glare).
+VEIL_PER_LIGHT = 2.0
+VEIL_SLACK = 0.15
+
+
+def veil_bounds(light: np.ndarray | None) -> np.ndarray | None:
+    """Per square, the thickest veil a leaf question's closer look allows, from the square's
+    light over the photo's usual tile's (see LIT_VEIL); None (each up to detail.VEIL_MAX)
+    when the light is unmeasured or LIT_VEIL is off."""
+    if light is None or not LIT_VEIL:
+        return None
+    mean_veil = 1.0 - 1.0 / np.maximum(np.asarray(light, np.float64), 1.0)
+    return np.clip(VEIL_PER_LIGHT * mean_veil + VEIL_SLACK, VEIL_SLACK, VEIL_MAX)
+
+
+def _leaf_question(faces: list[tuple[str, int, np.ndarray]]) -> bool:
+    """Whether the faces compared name more than one leaf."""
+    return len({name.rsplit("/", 1)[-1] for name, _, _ in faces}) > 1
+
+
 def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
         tuple[np.ndarray, float, list[tuple[float, int, str]]]], side: float,
-        blur: Blur) -> list[Look | None]:
+        blur: Blur, veils: list[float] | None = None) -> list[Look | None]:
     """Compare each close call's few names at full detail (see :mod:`detail`); ``squares``
     holds each square's tile centre (fine px), angle and ranked names. All the photo's
-    patches are described in one go.
+    patches are described in one go. ``veils`` (one per square, :func:`veil_bounds`) bounds
+    the veil where the names differ in the leaf.
 
     The faces are compared on one patch, cut where their mean face fits best: the tile lies
     in one place, whichever face it shows. Each face aligned on its own let a wrong fruit
@@ -267,7 +304,8 @@ def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[
     patches, hot = describe(stack), clipped(stack)
     looks: list[Look | None] = []
     for k, (faces, where) in enumerate(jobs):
-        found = compare_on(faces, patches[k], where, hot[k])
+        cap = veils[k] if veils is not None and _leaf_question(faces) else VEIL_MAX
+        found = compare_on(faces, patches[k], where, hot[k], cap)
         looks.append(_verdict(found, where))
     return looks
 

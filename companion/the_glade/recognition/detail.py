@@ -122,10 +122,10 @@ VEIL_MAX = 0.6
 GAIN_MIN = 0.6
 
 
-def as_seen(face: np.ndarray, patch: np.ndarray) -> np.ndarray:
+def as_seen(face: np.ndarray, patch: np.ndarray, max_veil: float = VEIL_MAX) -> np.ndarray:
     """``face`` (DETAIL, DETAIL, 3) as the photo's ``patch`` shows it: in the light left on
     the tile, ``g face``, and under a veil of glare, ``+ h (1 - face)``, where the gain ``g``
-    (GAIN_MIN .. 1 / GAIN_MIN) and the veil ``h`` (0 .. VEIL_MAX) are smooth fields
+    (GAIN_MIN .. 1 / GAIN_MIN) and the veil ``h`` (0 .. ``max_veil``) are smooth fields
     (quadratic over the patch) fitted together in closed form.
 
     Glare is light added on top of the print: once the photo is divided by the paper's
@@ -160,7 +160,7 @@ def as_seen(face: np.ndarray, patch: np.ndarray) -> np.ndarray:
     gram += _HAZE_RIDGE
     rhs = (phi.T @ np.stack([moment(u, r), moment(some, r)], axis=1)).T.reshape(-1)
     coef = np.linalg.solve(gram, rhs)
-    h = np.clip(HAZE_TERMS @ coef[:m], 0.0, VEIL_MAX)[:, None]
+    h = np.clip(HAZE_TERMS @ coef[:m], 0.0, max_veil)[:, None]
     g = np.clip(1.0 + HAZE_TERMS @ coef[m:], GAIN_MIN, 1.0 / GAIN_MIN)[:, None]
     f = face.reshape(-1, 3)
     return (g * f + h * (1 - f)).reshape(face.shape).astype(np.float32)
@@ -182,23 +182,25 @@ def compare(faces: list[tuple[str, int, np.ndarray]], patches: np.ndarray,
 
 def compare_on(faces: list[tuple[str, int, np.ndarray]], patch: np.ndarray,
                place: tuple[float, float, float],
-               clipped: np.ndarray | None = None) -> list[Candidate]:
+               clipped: np.ndarray | None = None,
+               max_veil: float = VEIL_MAX) -> list[Candidate]:
     """:func:`compare` of every candidate face on one photo's ``patch`` (descriptor), cut
     at ``place``, with its clipped map: the same candidates, without a copy of the patch
-    and the map per face."""
+    and the map per face; each seen under a veil of at most ``max_veil``."""
     if clipped is None:
         clipped = np.zeros((DETAIL, DETAIL), np.float32)
-    return sorted((_candidate(face, patch, place, clipped) for face in faces),
+    return sorted((_candidate(face, patch, place, clipped, max_veil) for face in faces),
                   key=lambda c: c.fit)
 
 
 def _candidate(face: tuple[str, int, np.ndarray], patch: np.ndarray,
-               place: tuple[float, float, float], clipped: np.ndarray) -> Candidate:
+               place: tuple[float, float, float], clipped: np.ndarray,
+               max_veil: float = VEIL_MAX) -> Candidate:
     """One candidate face (name, template, detail descriptor) fitted to the photo's
     ``patch`` as seen (:func:`as_seen`), cut at ``place``."""
     name, template, descriptor = face
     cx, cy, a = place
-    seen = as_seen(descriptor, patch)
+    seen = as_seen(descriptor, patch, max_veil)
     fit = float(((patch - seen.reshape(-1)) ** 2).mean())
     return Candidate(name, template, seen, patch.reshape(descriptor.shape), fit, (cx, cy), a,
                      clipped)

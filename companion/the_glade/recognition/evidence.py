@@ -30,6 +30,7 @@ from companion.the_glade.recognition.close_calls import (
     misfit_z,
     rerank_all,
     template_gap,
+    veil_bounds,
 )
 from companion.the_glade.recognition.counter_colour import CounterColours, board_light
 from companion.the_glade.recognition.counters import (
@@ -190,8 +191,11 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     fine_angle = angled if FINE_ANGLE else None
     tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     bright = _brightness(view, ref, gain, centres)
-    siblings = (_leaf_siblings(model, _lit(bright, structure, tiles, empty))
+    light = _over_usual_tile(bright, structure, tiles, empty)
+    siblings = (_leaf_siblings(model, None if light is None else light > LEAF_LIGHT)
                 if LEAF_SIBLINGS else None)
+    peak = _over_usual_tile(_peak_light(gray, centres), structure, tiles, empty)
+    glare_light = None if light is None or peak is None else np.maximum(light, peak)
     asks = _rerank(cache, tset, smooth, tiles, close, tile_at, tile_angle, tside,
                    structure < BARE_STRUCTURE, siblings)
     # the fine view as the closer look sees it: made only when it has something to look at,
@@ -218,7 +222,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     placed = (None if search is None else
               _beside(pose_search, view.astype(np.float32), model.counter_pose,
                       centres[search.idx], round(COUNTER_SEARCH * CELL_PX), True))
-    looks = _closer_look(model, cache, detailed, tiles, asks, tside, measured.blur)
+    looks = _closer_look(model, cache, detailed, tiles, asks, tside, measured.blur,
+                         veil_bounds(glare_light))
     del detailed
     counters, tint, disc = _counters(model, smooth, centres, search, placed)
     pairs = _pair_verdicts(model, cache, fine, looks, tside)
@@ -529,18 +534,35 @@ def usual_tile_light(ev: Evidence, readings: Sequence[Any], least: int = 1) -> f
     return float(np.median(lit)) if lit and len(lit) >= least else None
 
 
-def _lit(bright: np.ndarray | None, structure: np.ndarray, tiles: list[tuple[Fit, Fit]],
-         empty: np.ndarray) -> np.ndarray | None:
-    """Which squares stand over LEAF_LIGHT times as bright as the usual tile (the median
-    of the squares with a tile's structure that a tile face fits better than the bare
-    board: the tiles' light before any is named, as reader._doubt_glare_lit measures it
-    after); None when unmeasured or too few tiles."""
-    if bright is None:
+def _over_usual_tile(light: np.ndarray | None, structure: np.ndarray,
+                     tiles: list[tuple[Fit, Fit]], empty: np.ndarray) -> np.ndarray | None:
+    """Each square's ``light`` (its brightness, or its peak light) over the usual tile's
+    (the median of the squares with a tile's structure that a tile face fits better than
+    the bare board: the tiles' light before any is named, as reader._doubt_glare_lit
+    measures it after); None when unmeasured or too few tiles."""
+    if light is None:
         return None
     tiled = ~(structure < BARE_STRUCTURE) & (np.array([t[0][0] for t in tiles]) < empty)
     if tiled.sum() < 5:
         return None
-    return bright > LEAF_LIGHT * float(np.median(bright[tiled]))
+    return light / max(float(np.median(light[tiled])), 1e-6)
+
+
+#: The share of a square's pixels at or above its peak light (:func:`_peak_light`).
+PEAK_SHARE = 0.05
+
+
+def _peak_light(gray: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Per square, the light of its brightest paper (the PEAK_SHARE quantile of the grey
+    view over the whole square): a glare spot on a tile's corner brightens it though it
+    misses the middle whose brightness :func:`_brightness` measures."""
+    half = CELL_PX // 2
+    h, w = gray.shape
+    out = np.empty(len(centres))
+    for k, (x, y) in enumerate(centres.astype(int)):
+        window = gray[max(0, y - half):min(h, y + half), max(0, x - half):min(w, x + half)]
+        out[k] = np.quantile(window, 1.0 - PEAK_SHARE) if window.size else 0.0
+    return out
 
 
 def faces_by_name(model: Model) -> dict[tuple[str, str, int], int]:
@@ -588,14 +610,16 @@ Ask = tuple[int, tuple[np.ndarray, float, list[Fit]]]
 
 def _closer_look(model: Model, cache: Cache, detailed: Callable[[], np.ndarray] | None,
                  tiles: list[tuple[Fit, Fit]], asks: list[Ask], tside: float,
-                 blur: Blur) -> dict[int, Look | None]:
+                 blur: Blur, veils: np.ndarray | None = None) -> dict[int, Look | None]:
     """The close calls ``asks`` (from :func:`_rerank`) at full detail, with the faces
     blurred as the photo is, motion and all (see :mod:`close_calls`), on the fine view
-    smoothed by DETAIL_SMOOTH (``detailed`` gives it)."""
+    smoothed by DETAIL_SMOOTH (``detailed`` gives it); ``veils``: each square's
+    close_calls.veil_bounds."""
     if not asks or detailed is None:
         return {}
     answers = closer_looks(model, cache, detailed(), [ask for _, ask in asks], tside,
-                           blur.scaled(FINE * DETAIL / tside))
+                           blur.scaled(FINE * DETAIL / tside),
+                           None if veils is None else [float(veils[i]) for i, _ in asks])
     # the refitted look only confirms the first look's name (close_calls.LOCAL_CONFIRM)
     return {i: confirmed(look, tiles[i][0][2])
             for (i, _), look in zip(asks, answers, strict=True)}

@@ -10,9 +10,11 @@ veiled_leaves.py and reader._doubt_glare_lit), and so are close calls in deep sh
 Here the doubt's face and its leaf siblings (the same creature and fruit, season and turn,
 on each other leaf) are compared with the tile in their true colours, freed of the light
 measured on the board's border, each lit by a plane of light and veiled by a plane of glare
-shared by the three colours and with no cap (bare_colours.lit_fit): the paper and the
-creature, which every sibling shares, fix the light and the veil, and the leaf's own colour
-is then what differs. The tile's printed face (inset as the looks cut it) is compared where
+shared by the three colours and with no cap (bare_colours.lit_fit): what every sibling
+prints alike (the paper, the rim, the season mark; the creature too in art that prints it
+in an ink of its own, which the rulebook's copies do not: there the creature and fruit take
+the leaf's colour) fixes the light and the veil, and the leaf's colour is then what
+differs. The tile's printed face (inset as the looks cut it) is compared where
 the first look placed it. The doubt is named the sibling that fits at least RATIO times as
 closely as every other, under a veil of at most MAX_VEIL (``distances["leaf_colours"]``:
 the ratio).
