@@ -102,3 +102,6 @@ def test_a_glare_spot_on_a_tiles_corner_raises_its_peak_light() -> None:
     peak = evidence._peak_light(gray, centres)
     assert peak[4] == 250
     assert np.all(np.delete(peak, 4) == 150)
+    # a square cut by the view's edge is measured on what of it lies inside
+    corner = evidence._peak_light(gray, np.array([[CELL_PX + 2.0, CELL_PX + 2.0], [0.0, 0.0]]))
+    assert corner.tolist() == [250.0, 150.0]
