@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import StateError
+from companion.the_glade.doubt_entries import no_longer_in_doubt
 from companion.the_glade.forest import Forest
 from companion.the_glade.names import ALL_TILES, Counter, Square, Tile, supply_space
 from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
@@ -507,11 +508,7 @@ def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
         reading["store_doubts"][int(d.label[len(STORE):]) - 1] = None
         reading["store"] = sorted([*(reading.get("store") or []), s.name])
     else:
-        reading["uncertain"] = [u for u in reading.get("uncertain") or ()
-                                if str(u) != d.label]
-        for key in ("candidates", "reasons", "likeliest"):
-            if isinstance(reading.get(key), dict):
-                reading[key] = {k: v for k, v in reading[key].items() if str(k) != d.label}
+        no_longer_in_doubt(reading, [d.label])
         if s.name == EMPTY:
             pass  # a bare supply space: the seat's count stands as read
         elif d.forest is None:

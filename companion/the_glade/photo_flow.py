@@ -34,6 +34,7 @@ from companion.storage import (
     read_data_file,
     storage_error,
 )
+from companion.the_glade.doubt_entries import no_longer_in_doubt
 from companion.the_glade.names import supply_space
 from companion.ui.capture import CaptureTask, Decision
 from companion.ui.game_over import game_over_menu
@@ -404,9 +405,6 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
     assert progress.glade is not None and progress.forests is not None
     glade = progress.glade
 
-    def unsure_no_more(reading: dict[str, Any], what: str) -> None:
-        reading["uncertain"] = [u for u in reading.get("uncertain") or () if str(u) != what]
-
     options: list[tuple[str, Callable[[Progress], None]]] = []
     if fix.code == GLADE_SPACE:
         def on_space(counter: str | None) -> Callable[[Progress], None]:
@@ -415,7 +413,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                 p.glade.setdefault("glade", {}).pop(fix.what, None)
                 if counter is not None:
                     p.glade["glade"][fix.what] = counter
-                unsure_no_more(p.glade, fix.what)
+                no_longer_in_doubt(p.glade, [fix.what])
             return change
         options.append(("Empty", on_space(None)))
         options += [(c.replace("-", " "), on_space(c)) for c in counter_choices(progress)]
@@ -427,7 +425,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                 assert p.glade is not None
                 supply = p.glade.setdefault("supply", {})
                 supply[seat] = int(supply.get(seat, 0)) + int(there)
-                unsure_no_more(p.glade, fix.what)
+                no_longer_in_doubt(p.glade, [fix.what])
             return change
         options += [("A counter there", on_supply(True)), ("Empty", on_supply(False))]
     elif fix.code == SQUARE:
@@ -446,7 +444,7 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                     forest["match_counters"].pop(fix.what, None)
                 if kind is not None:
                     forest.setdefault(kind, {})[fix.what] = name
-                unsure_no_more(r, fix.what)
+                no_longer_in_doubt(r, [fix.what])
             return change
         options += [(t, on_square("tiles", t)) for t in tiles]
         options.append(("Empty", on_square(None, None)))

@@ -471,6 +471,32 @@ def test_a_match_counter_in_doubt_is_put_right_in_the_matching_game() -> None:
         "yellow single", "yellow double"]
 
 
+def test_a_square_put_right_by_the_buttons_leaves_every_doubt_entry() -> None:
+    """A look-alike doubt on a forest square, put right with the buttons: the tile chosen
+    is read there, and the square is in none of the reading's doubt entries (no reason,
+    code, candidates or likeliest name outlives it)."""
+    from companion.the_glade import photo_flow
+    from companion.the_glade.doubt_entries import PER_SQUARE
+
+    pair = ["toad/acorn/oak", "toad/hazelnut/oak"]
+    reading = {"forest": {"tiles": {"A1": "mouse/acorn/oak"}, "counters": {}},
+               "uncertain": ["B2", "C3"],
+               "reasons": {"B2": "looks like two", "C3": "glare"},
+               "doubts": {"B2": "look-alike", "C3": "glare"},
+               "candidates": {"B2": pair}, "likeliest": {"B2": pair[0]},
+               "store": [], "store_uncertain": 0}
+    players = [("Ana", "yellow"), ("Ben", "blue")]
+    progress = photo_flow.Progress(players, "basic", {}, [copy.deepcopy(reading), {}])
+    fix = photo_flow.Fix(photo_flow.SQUARE, 1, "B2", "Ana square B2")
+    options = dict(photo_flow.fix_options(progress, fix))
+    options[pair[1]](progress)
+    fixed = progress.forests[0]
+    assert fixed["forest"]["tiles"] == {"A1": "mouse/acorn/oak", "B2": pair[1]}
+    assert fixed["uncertain"] == ["C3"]
+    assert all("B2" not in fixed[key] for key in PER_SQUARE)
+    assert fixed["doubts"] == {"C3": "glare"}
+
+
 def lines_of_sample() -> list[str]:
     from companion.ui.pages import score_lines
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from companion.errors import StateError
+from companion.the_glade.doubt_entries import no_longer_in_doubt
 from companion.the_glade.names import Square
 from companion.the_glade.recognition.glade_model import WORK_COUNTER, GladeModel
 from companion.the_glade.recognition.glade_polar import prepare
@@ -109,10 +110,7 @@ def put_matches(data: dict[str, Any], found: dict[str, dict[str, Any]]) -> None:
     forest["match_counters"] = {**(forest.get("match_counters") or {}), **found}
     if isinstance(forest.get("counters"), dict):
         forest["counters"] = {k: v for k, v in forest["counters"].items() if k not in found}
-    data["uncertain"] = [u for u in data.get("uncertain") or () if u not in found]
-    for key in ("candidates", "reasons", "doubts", "likeliest"):
-        if isinstance(data.get(key), dict):
-            data[key] = {k: v for k, v in data[key].items() if k not in found}
+    no_longer_in_doubt(data, found)
 
 
 def add_enclosed_matches(glade: GladeModel | None, model: Any, reading: Any,
