@@ -960,12 +960,19 @@ def test_a_fruit_partly_clipped_by_glare_is_compared_where_it_is_not(table, monk
     assert r.kind == "uncertain" and "photo_z" not in r.distances
 
 
-def test_a_leaf_mostly_clipped_by_glare_is_judged_on_the_rest() -> None:
+def test_a_leaf_mostly_clipped_by_glare_is_judged_on_the_rest(monkeypatch) -> None:
     """VEILED_SATURATED: tuning family 45's normal photo (the benchmark's 7x7 photo 12), a
     tile under glare whose leaf a heavier veil puts in question (F6, mouse/hazelnut/maple):
     the glare clipped 70% of the place where its leaves differ, so with only a third of a
     place allowed clipped (MAX_SATURATED) nothing was compared and it stayed glare-lit. The
-    unclipped rest names its leaf: read right, every square of the photo sure and right."""
+    unclipped rest names its leaf: read right, every square of the photo sure and right.
+    (With the closer look comparing leaf siblings, evidence.LEAF_SIBLINGS, the square is a
+    glare doubt before this step is reached: the case was found with those switches off.)"""
+    from companion.the_glade.recognition import close_calls, evidence
+
+    for module, switch in ((evidence, "LEAF_SIBLINGS"), (reader, "SIBLING_RIVAL"),
+                           (reader, "GLARE_LEAF_DOUBT"), (close_calls, "PLACE_BY_RANKED")):
+        monkeypatch.setattr(module, switch, False)
     # the art this case was found in (before the rulebook's colours: FamilyArt)
     pack = family_pack(45, rulebook_ink=False)
     model = build_model(pack, lookalikes=False)

@@ -201,9 +201,9 @@ ALL_LOOKALIKES = False
 #: closer_looks): faces added unranked (evidence.LEAF_SIBLINGS) are compared there. With the
 #: siblings in the mean, a fruit doubt on a glare-lit square of a hard tuning photo (family
 #: 1) was placed so that the closer look named a wrong fruit clearly enough to overrule.
-#: Off with evidence.LEAF_SIBLINGS (measured together, not adopted); it would also move
+#: On with evidence.LEAF_SIBLINGS (measured together: its figures there); it would also move
 #: ALL_LOOKALIKES' looks, measured without it.
-PLACE_BY_RANKED = False
+PLACE_BY_RANKED = True
 
 
 def with_lookalikes(model: Model, cache: Cache, ranked: list[tuple[float, int, str]]

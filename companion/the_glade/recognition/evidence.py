@@ -504,7 +504,16 @@ def _rerank(cache: Cache, tset: Templates, smooth: np.ndarray, tiles: list[tuple
 #: before; 76a8390's tree, then it with the five on, side by side, the same models) hard
 #: 4 / 258 / 12 -> 4 / 251 / 12 wrong / uncertain / exactly right, but one square wrong
 #: that was not (8085 1 -> 0, 8086 0 -> 1); normal 2 / 156 / 99 -> 2 / 169 / 97.
-LEAF_SIBLINGS = False
+#: **On** since 6 December 2026 (art in the rulebook's colours, where a tile's whole print
+#: is its leaf's colour, and close_calls.LIT_VEIL), the four leaf switches together (this,
+#: reader.SIBLING_RIVAL, reader.GLARE_LEAF_DOUBT, close_calls.PLACE_BY_RANKED), off -> on,
+#: the same models: tuning 1-8 and 41-48 normal 4 / 21 / 394 -> 2 / 23 / 393 (two dark
+#: prints on bright squares read as the light leaf: one named right, one doubted; a right
+#: name doubted), hard 10 / 191 / 68 -> 8 / 197 / 68; held out normal 1 / 13 / 116 either
+#: way, hard 2 / 37 / 27 -> 2 / 36 / 28; fresh 8337-8341 (never run before) normal 1 / 11 /
+#: 120 -> 1 / 12 / 119, hard 8 / 29 / 23 -> 7 / 29 / 22. No family of any set read a square
+#: more wrong.
+LEAF_SIBLINGS = True
 LEAF_LIGHT = 1.15
 
 

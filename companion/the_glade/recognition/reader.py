@@ -704,9 +704,9 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
 #: A close call whose closer look names the first look's face with, as its nearest rival, a
 #: leaf sibling of it that the first look did not rank second (one evidence.LEAF_SIBLINGS
 #: added on a glare-lit square) is sure only when the closer look is: the first look's
-#: margin was measured against another face, so it says nothing of the leaf. Off with
-#: evidence.LEAF_SIBLINGS (its figures there: measured together, not adopted).
-SIBLING_RIVAL = False
+#: margin was measured against another face, so it says nothing of the leaf. On with
+#: evidence.LEAF_SIBLINGS (measured together: its figures there).
+SIBLING_RIVAL = True
 
 
 def _unranked_sibling(look: Look, first: str, second: str) -> bool:
@@ -980,9 +980,9 @@ GLARE_LEAF = False
 #: families 8060-8064, 1-8, 8000-8004, 8035, 8036, 8066, 8068, 8069 with the closer look
 #: comparing leaf siblings (evidence.LEAF_SIBLINGS): the photo-drawing step settled a doubt
 #: there at 1.59 times the photo's tiles' light wrongly (horse-chestnut as beech, z 12); its
-#: 12 right settles between two leaves lay at 0.3-1.21 of that light, but one at 1.54. Off
-#: with evidence.LEAF_SIBLINGS (its figures there: measured together, not adopted).
-GLARE_LEAF_DOUBT = False
+#: 12 right settles between two leaves lay at 0.3-1.21 of that light, but one at 1.54. On
+#: with evidence.LEAF_SIBLINGS (measured together: its figures there).
+GLARE_LEAF_DOUBT = True
 
 
 def _leaf(name: str) -> str:

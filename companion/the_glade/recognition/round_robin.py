@@ -54,21 +54,20 @@ WITH_LOOK = True
 #: A photo the reader calls poor (reader.poor_photo) is left as it is: settling could lift
 #: it under reader.POOR_PHOTO and so let its weak close calls stand.
 POOR_GUARD = True
-#: ... and a doubt whose closer look's best face misfits the photo where the faces differ
-#: (its noise over close_calls.MAX_NOISE, as reader.PAIR_NOISE asks of a single pair) is
-#: left: the pairs read only the directions they learnt, blind to a misfit outside them.
-#: Hard photos (seed 9000) of tuning families 8060-8064, 1-8, 8000-8004, 8035, 8036, 8066,
-#: 8068, 8069: of the round robin's settles, the wrong ones misfit 0.68 (one), 1.15-1.28
-#: (three), the right ones 0.40-1.5 (4 of 11 over 1.0). Alone (the other switches as
-#: they are), those 184 photos read 24 / 1,067 / 63 -> 22 / 1,072 / 63 wrong / uncertain /
-#: exactly right, no square wrong that was not (2 wrong and 4 right names doubted, one
-#: doubt named right). On a fresh set first only together with evidence.LEAF_SIBLINGS (its
-#: figures there), not adopted. **On** since 5 December 2026 (legible art): hard photos of
-#: tuning families 1-8 and 41-56 (192, seed 9000) had 4 round-robin settles that stood, 3 of
-#: them wrong (misfits 1.15, 1.24 and 0.68; the right one 0.33); fresh sets (never looked at;
-#: 130 hard photos each, SHADE_DOUBT off, wrong / uncertain / boards exactly right) 8167-8171
-#: 16 / 398 / 68 -> 15 / 402 / 67 and 8162-8166 10 / 327 / 52 unchanged; normal photos of
-#: 8167-8171 (130) 1 / 14 / 121 unchanged.
+#: ... and a doubt whose closer look's best face misfits the photo where the faces differ (its noise
+#: over close_calls.MAX_NOISE, as reader.PAIR_NOISE asks of a single pair) is left: the pairs read
+#: only the directions they learnt, blind to a misfit outside them. Hard photos (seed 9000) of
+#: tuning families 8060-8064, 1-8, 8000-8004, 8035, 8036, 8066, 8068, 8069: of the round robin's
+#: settles, the wrong ones misfit 0.68 (one), 1.15-1.28 (three), the right ones 0.40-1.5 (4 of 11
+#: over 1.0). Alone (the other switches as they are), those 184 photos read 24 / 1,067 / 63 -> 22 /
+#: 1,072 / 63 wrong / uncertain / exactly right, no square wrong that was not (2 wrong and 4 right
+#: names doubted, one doubt named right). On a fresh set first only together with
+#: evidence.LEAF_SIBLINGS (its figures there; that switch on since 6 December). **On** since 5
+#: December 2026 (legible art): hard photos of tuning families 1-8 and 41-56 (192, seed 9000) had 4
+#: round-robin settles that stood, 3 of them wrong (misfits 1.15, 1.24 and 0.68; the right one
+#: 0.33); fresh sets (never looked at; 130 hard photos each, SHADE_DOUBT off, wrong / uncertain /
+#: boards exactly right) 8167-8171 16 / 398 / 68 -> 15 / 402 / 67 and 8162-8166 10 / 327 / 52
+#: unchanged; normal photos of 8167-8171 (130) 1 / 14 / 121 unchanged.
 NOISE_GUARD = True
 
 
