@@ -266,9 +266,15 @@ def veil_bounds(light: np.ndarray | None) -> np.ndarray | None:
     return np.clip(VEIL_PER_LIGHT * mean_veil + VEIL_SLACK, VEIL_SLACK, VEIL_MAX)
 
 
+def leaf_of(name: str) -> str:
+    """The leaf of a tile named creature/fruit/leaf ('' when the name has no leaf part)."""
+    parts = name.split("/")
+    return parts[2] if len(parts) == 3 else ""
+
+
 def _leaf_question(faces: list[tuple[str, int, np.ndarray]]) -> bool:
     """Whether the faces compared name more than one leaf."""
-    return len({name.rsplit("/", 1)[-1] for name, _, _ in faces}) > 1
+    return len({leaf_of(name) for name, _, _ in faces}) > 1
 
 
 def closer_looks(model: Model, cache: Cache, view: np.ndarray, squares: list[

@@ -38,6 +38,7 @@ from companion.the_glade.recognition.close_calls import (
     STRONG_CLEARNESS,
     STRONG_MARGIN,
     Look,
+    leaf_of,
     misfit_z,
     template_gap,
 )
@@ -671,7 +672,7 @@ def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> fl
         fits = pair.fits <= PAIR_FITS
         if _three_agree(look, ev.tiles[i][0][2], named, pair):
             reading.distances["three_agree"] = 1.0
-            if _leaf(named) != _leaf(model.tile_names[4 * pair.loser]):
+            if leaf_of(named) != leaf_of(model.tile_names[4 * pair.loser]):
                 reading.distances["pair_leaf"] = 1.0  # the pair judged the leaf too
         if sure and named != name1 and fits and pair.against >= veto:
             sure, name2 = False, named  # it names the other face: doubt
@@ -985,12 +986,6 @@ GLARE_LEAF = False
 GLARE_LEAF_DOUBT = True
 
 
-def _leaf(name: str) -> str:
-    """The leaf of a tile named creature/fruit/leaf ('' when the name has no leaf part)."""
-    parts = name.split("/")
-    return parts[2] if len(parts) == 3 else ""
-
-
 def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[SquareReading]:
     """Tiles named by a close call under a patch of glare (GLARE_TILE, GLARE_Z), or, with
     SHADE_DOUBT (off), a closer one in deep shade (SHADE_TILE, SHADE_Z), are doubted, unless
@@ -1003,7 +998,7 @@ def _doubt_glare_lit(ev: Evidence, readings: list[SquareReading]) -> list[Square
         return readings
     assert ev.bright is not None  # measured, as the usual light is
     for k, r in enumerate(readings):
-        if GLARE_LEAF_DOUBT and r.lookalike_doubt and _leaf(r.candidates[0]) != _leaf(
+        if GLARE_LEAF_DOUBT and r.lookalike_doubt and leaf_of(r.candidates[0]) != leaf_of(
                 r.candidates[1]) and float(ev.bright[k]) / usual > GLARE_TILE:
             # a leaf doubt under glare: no later step is to settle it between the two
             r.doubted("glare-lit", f"glare on the tile: {r.name}, or another?")
