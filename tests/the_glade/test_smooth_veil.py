@@ -39,7 +39,7 @@ def test_any_light_and_smooth_veil_fit_exactly_and_another_face_does_not(
     photo = light * face + (veil + _surface(rng, SIDE, 0.2))[..., None]
     keep = np.ones((SIDE, SIDE), bool)
     fits = smooth_veil.misfits(photo, np.stack([face, other]), keep)
-    assert fits[0] < 1e-9
+    assert fits[0] < 1e-6  # float32: exact to its precision
     assert fits[1] > 1e-3
 
 
@@ -52,7 +52,7 @@ def test_clipped_pixels_are_left_out_and_an_inverted_face_fits_as_no_face() -> N
     keep = ~smooth_veil.clipped(raw)
     assert keep.sum() < SIDE * SIDE - 120  # the blob and its rim
     photo[~keep] = 3.0  # whatever lies under the clipped pixels says nothing
-    assert smooth_veil.misfits(photo, face[None], keep)[0] < 1e-9
+    assert smooth_veil.misfits(photo, face[None], keep)[0] < 1e-6
     assert smooth_veil.misfits(photo, face[None], np.ones_like(keep))[0] > 1e-3
     inverted = smooth_veil.misfits(-photo, np.stack([face, np.zeros_like(face)]), keep)
     assert inverted[0] == pytest.approx(inverted[1])
