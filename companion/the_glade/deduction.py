@@ -25,6 +25,12 @@ show it *surely*, leaves only one of the two possible. The rules used are the ru
   toadstool counter from your side"), so a supply space at a player's seat holds that
   player's colour or nothing; when all 12 of that colour are surely found (the seat's
   other supply spaces, glade, stores, enclosures) the space is bare.
+- ``supply-order``: counters leave a seat's supply spaces leftmost first ("Remove the
+  leftmost toadstool counter from your side", every time one is taken), so the counters left
+  lie on its rightmost spaces: a supply space in doubt right of a space read surely holding
+  a counter holds one too, and one left of a space read surely bare is bare. It reasons
+  from the glade scan's ``supply_spaces`` (the spaces read holding a counter); a seat whose
+  sure spaces are out of that order (a bare space right of a held one) settles nothing.
 
 Soundness: only sure readings are evidence; a doubt never settles another (no chains); a
 name is settled only when exactly one of the two survives; and when the names settled would
@@ -76,8 +82,9 @@ EMPTY = "empty"
 STORE = "store:"
 
 #: The rules' codes (what ``Settled.rule`` holds).
-TILE_COPIES_RULE, NOT_A_SET, COLOUR_COUNT, COLOUR_NOT_IN_PLAY, ONLY_TILE = (
-    "tile-copies", "not-a-set", "colour-count", "colour-not-in-play", "only-tile")
+TILE_COPIES_RULE, NOT_A_SET, COLOUR_COUNT, COLOUR_NOT_IN_PLAY, ONLY_TILE, SUPPLY_ORDER = (
+    "tile-copies", "not-a-set", "colour-count", "colour-not-in-play", "only-tile",
+    "supply-order")
 
 
 @dataclass(frozen=True)
@@ -238,6 +245,32 @@ def supply_doubted(seats: Sequence[tuple[str, str]], glade_photo: str,
     return out
 
 
+def _supply_order(glade: Mapping[str, Any], label: str) -> str | None:
+    """What ``supply-order`` says of supply space ``label`` (``seat-N:K``) in doubt: "held"
+    (a space left of it read surely holding a counter), "bare" (a space right of it read
+    surely bare), or None (neither, the scan's ``supply_spaces`` missing or malformed, or the
+    seat's sure spaces out of order)."""
+    seat, space = supply_space(label) or ("", "")
+    held = (glade.get("supply_spaces") or {}).get(seat)
+    if not space.isdigit() or not isinstance(held, list):
+        return None
+    spaces = range(1, COUNTERS_PER_COLOUR + 1)
+    if not all(isinstance(k, int) and k in spaces for k in held):
+        return None
+    unsure = {int(p[1]) for u in glade.get("uncertain") or ()
+              if (p := supply_space(str(u))) is not None and p[0] == seat and p[1].isdigit()}
+    full = set(held) - unsure
+    bare = set(spaces) - full - unsure
+    if full and bare and min(full) < max(bare):
+        return None  # a sure reading is wrong somewhere: reason from none of them
+    k = int(space)
+    if any(f < k for f in full):
+        return "held"
+    if any(b > k for b in bare):
+        return "bare"
+    return None
+
+
 class SureForest:
     """One forest as its photo shows it surely: the tiles read surely (``forest``) and the
     squares whose content is unknown (``unsure``: its doubts, and a tile name that is no
@@ -394,8 +427,17 @@ def settle(seats: Sequence[tuple[str, str]], glade_photo: str, glade: Mapping[st
         found.append((d, Settled(d.photo, d.label, name, " or ".join(others), rule, why)))
     for d in supply_doubted(seats, glade_photo, glade):
         ruled = next(_counter_ruled_out(evidence, d.names[0]), None)
-        if ruled is not None:  # all 12 of the seat's colour found: the space is bare
+        order = _supply_order(glade, d.label)
+        if ruled is not None and order != "held":  # all 12 of its colour found: bare
             found.append((d, Settled(d.photo, d.label, EMPTY, d.names[0], *ruled)))
+        elif ruled is None and order == "bare":
+            found.append((d, Settled(d.photo, d.label, EMPTY, d.names[0], SUPPLY_ORDER,
+                                     "a space right of it is read bare, and counters leave "
+                                     "from the left")))
+        elif ruled is None and order == "held":
+            found.append((d, Settled(d.photo, d.label, d.names[0], EMPTY, SUPPLY_ORDER,
+                                     "a space left of it is read holding a counter, and "
+                                     "counters leave from the left")))
     found = _consistent(evidence, found)
     new_glade = copy.deepcopy(dict(glade))
     new_forests = [copy.deepcopy(dict(f)) if f is not None else None for f in forests]
@@ -509,8 +551,16 @@ def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
         reading["store"] = sorted([*(reading.get("store") or []), s.name])
     else:
         no_longer_in_doubt(reading, [d.label])
+        supply = supply_space(d.label)
         if s.name == EMPTY:
             pass  # a bare supply space: the seat's count stands as read
+        elif supply is not None:  # a supply space holding its seat's counter
+            seat, space = supply
+            reading["supply"] = {**(reading.get("supply") or {}),
+                                 seat: int((reading.get("supply") or {}).get(seat, 0)) + 1}
+            if isinstance(reading.get("supply_spaces"), dict):
+                held = reading["supply_spaces"]
+                held[seat] = sorted({*(held.get(seat) or []), int(space)})
         elif d.forest is None:
             reading.setdefault("glade", {})[d.label] = s.name
         else:

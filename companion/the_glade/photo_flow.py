@@ -302,11 +302,13 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
         COLOUR_NOT_IN_PLAY,
         ONLY_TILE,
         STORE,
+        SUPPLY_ORDER,
         TILE_COPIES_RULE,
     )
 
     words = {TILE_COPIES_RULE: "both copies of {} elsewhere", COLOUR_COUNT: "all 12 {} found",
-             COLOUR_NOT_IN_PLAY: "no player has {}", ONLY_TILE: "only tile its lines allow"}
+             COLOUR_NOT_IN_PLAY: "no player has {}", ONLY_TILE: "only tile its lines allow",
+             SUPPLY_ORDER: "taken leftmost first"}
     names = {progress.label(n + 1): name for n, (name, _c) in enumerate(progress.players)}
     lines = []
     for s in (built or _assembled(progress)).settled:
@@ -314,7 +316,7 @@ def settled_of(progress: Progress, built: Any = None) -> list[str]:
         if s.label.startswith(STORE):
             where = f"{names.get(s.photo, '')} store"
         if s.photo not in names and (supply := supply_space(s.label)) is not None:
-            seat, space = supply  # a bare supply space
+            seat, space = supply  # a supply space, bare or holding its counter
             where = f"Glade seat {seat} space {space}"
         ruled = s.ruled_out if s.rule == TILE_COPIES_RULE else _colour(s.ruled_out)
         why = words.get(s.rule, "{} makes a line no set").format(ruled)

@@ -73,6 +73,9 @@ def test_the_board_upside_down_and_tilted_reads_the_same(new_art) -> None:
     assert result["glade"] == counters, (FAMILY, result["reasons"])
     assert result["supply"] == {"1": 5, "2": 0, "3": 12, "4": 0}
     assert result["uncertain"] == []
+    # which spaces hold them: the rightmost, leftmost first (the rules reason from them)
+    assert result["supply_spaces"] == {"1": [8, 9, 10, 11, 12], "2": [],
+                                       "3": list(range(1, 13)), "4": []}
 
 
 def test_a_hand_over_spaces_is_a_doubt_never_a_guess(new_art) -> None:

@@ -235,8 +235,10 @@ def test_a_bare_supply_space_is_settled_when_all_12_of_its_colour_are_found(
 
 
 def test_a_supply_space_stays_a_doubt_while_a_counter_of_its_colour_may_lie_there() -> None:
-    """The doubted space holds one of liz's counters (read 5 of her 6, so 11 red found):
-    never settled bare; nor a bare one while a red counter elsewhere is not read surely."""
+    """The doubted space holds one of liz's counters (read 5 of her 6, so 11 red found), the
+    leftmost of her six, bare space 6 beside it: never settled bare; nor a bare one while a
+    red counter elsewhere is not read surely and the scan does not say which of the seat's
+    spaces it read held (so supply-order has nothing to reason from)."""
     plan, glade, forests = readings()
     glade["uncertain"].append("seat-3:7")
     glade["supply"]["3"] -= 1
@@ -245,12 +247,104 @@ def test_a_supply_space_stays_a_doubt_while_a_counter_of_its_colour_may_lie_ther
     assert [(d.part, d.place) for d in caught.value.doubts] == [("glade-board", "seat-3:7")]
     plan, glade, forests = readings()
     glade["uncertain"].append("seat-3:3")
+    del glade["supply_spaces"]
     forests[LIZ]["store"].remove("red-single")  # a red counter in the store not named
     forests[LIZ]["store_uncertain"] = 1
     with pytest.raises(CannotScore) as caught:
         score_readings(plan, glade, forests)
     assert caught.value.settled == ()
     assert caught.value.doubts[0].place == "seat-3:3"
+
+
+@pytest.mark.parametrize("space, held", [
+    ("seat-3:3", False),   # liz's 6 red counters lie on 7-12: 4-6 read bare right of it
+    ("seat-3:9", True),    # 7 and 8 read holding hers left of it
+    ("seat-2:11", True),   # emma's 3 blue on 10-12
+    ("seat-1:1", False),   # toni has none left
+])
+def test_a_supply_space_is_settled_by_the_order_counters_leave_in(space: str,
+                                                                    held: bool) -> None:
+    """Rulebook: "Remove the leftmost toadstool counter from your side", every time: the
+    counters left lie on the seat's rightmost spaces. A supply space in doubt right of one
+    read holding a counter holds one; left of one read bare, it is bare. Settled so even
+    while another counter of the colour is in doubt (a store thing), where the count of 12
+    says nothing."""
+    seat = space.removeprefix("seat-").partition(":")[0]
+    colour = {"1": "yellow", "2": "blue", "3": "red"}[seat]
+    plan, glade, forests = readings()
+    glade["uncertain"].append(space)
+    glade["supply"][seat] -= held
+    owner = next(f for f in forests if any(c.startswith(colour) for c in f["store"]))
+    owner["store"].remove(next(c for c in owner["store"] if c.startswith(colour)))
+    owner["store_uncertain"] = 1  # a counter of the colour in a store not named
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert [d.part for d in caught.value.doubts] == ["store"]
+    assert [(s.label, s.name, s.ruled_out, s.rule) for s in caught.value.settled] == [
+        (space, f"{colour}-single" if held else deduction.EMPTY,
+         deduction.EMPTY if held else f"{colour}-single", deduction.SUPPLY_ORDER)]
+    plan, glade, forests = readings()  # without the store's doubt: the game is scored
+    glade["uncertain"].append(space)
+    glade["supply"][seat] -= held
+    report = score_readings(plan, glade, forests)
+    rules = {s["rule"] for s in report.data.pop("settled")}
+    assert report.data == truth()
+    # all 12 found, a bare space is the count's to settle first
+    assert rules == ({deduction.SUPPLY_ORDER} if held else {deduction.COLOUR_COUNT})
+
+
+def test_a_seat_read_out_of_order_or_at_its_edge_settles_nothing_by_order() -> None:
+    """A bare space read right of a held one (a sure reading wrong, or counters not taken
+    leftmost first) says nothing of the seat's doubts; nor does a doubt between the last
+    space read bare and the first read held (either may be the seat's edge)."""
+    plan, glade, forests = readings()  # liz: 6 red on 7-12
+    glade["uncertain"] += ["seat-3:6", "seat-3:7"]  # the edge: 5 read bare, 8 held
+    glade["supply"]["3"] -= 1
+    forests[LIZ]["store_uncertain"] = 1
+    forests[LIZ]["store"].remove("red-single")
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.settled == ()
+    plan, glade, forests = readings()
+    glade["supply_spaces"]["3"] = [2, 8, 9, 10, 11, 12]  # 2 read held, 3-7 bare
+    glade["uncertain"].append("seat-3:1")
+    forests[LIZ]["store_uncertain"] = 1
+    forests[LIZ]["store"].remove("red-single")
+    with pytest.raises(CannotScore) as caught:
+        score_readings(plan, glade, forests)
+    assert caught.value.settled == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(left=st.integers(0, 9), doubted=st.sets(st.integers(1, 12), min_size=1, max_size=5))
+def test_a_supply_space_settled_by_order_is_always_the_truth(left: int,
+                                                             doubted: set[int]) -> None:
+    """Any count left on liz's seat (0-9: her other counters in her store, so 12 in all, one
+    of them a store thing in doubt), any of its spaces in doubt: every space the order
+    settles is as laid out, and a space left in doubt lies at the seat's edge."""
+    plan, glade, forests = readings()
+    first = 13 - left  # her counters lie on first..12
+    moved = 6 - left   # the sample leaves her 6 on the seat: the rest go to her store
+    store = forests[LIZ]["store"]
+    for _ in range(max(moved, 0)):
+        store.append("red-single")
+    for _ in range(max(-moved, 0)):
+        store.remove(next(c for c in store if c.startswith("red")))
+    store.remove(next(c for c in store if c.startswith("red")))
+    forests[LIZ]["store_uncertain"] = 1
+    glade["supply"]["3"] = sum(1 for k in range(first, 13) if k not in doubted)
+    glade["supply_spaces"]["3"] = [k for k in range(first, 13) if k not in doubted]
+    glade["uncertain"] += [f"seat-3:{k}" for k in sorted(doubted)]
+    seats = [(s.forest_photo, s.colour) for s in plan.seats]
+    _glade, _forests, settled = deduction.settle(seats, plan.glade_photo, glade, forests)
+    named = {s.label: s.name for s in settled if s.label.startswith("seat-3:")}
+    for label, name in named.items():
+        k = int(label.partition(":")[2])
+        assert (name == "red-single") == (k >= first), (label, name)
+    sure_held = [k for k in range(first, 13) if k not in doubted]
+    sure_bare = [k for k in range(1, first) if k not in doubted]
+    for k in doubted - {int(label.partition(":")[2]) for label in named}:
+        assert not any(h < k for h in sure_held) and not any(b > k for b in sure_bare)
 
 
 def test_the_review_names_a_bare_supply_space_settled() -> None:
@@ -260,6 +354,16 @@ def test_the_review_names_a_bare_supply_space_settled() -> None:
     _state, doubts, fixes = doubts_of(progress)
     assert doubts == [] and fixes == []
     assert settled_of(progress) == ["Glade seat 3 space 3: empty, all 12 red found"]
+
+
+def test_the_review_names_a_supply_space_the_order_settles() -> None:
+    _plan, glade, forests = readings()
+    glade["uncertain"].append("seat-3:9")  # liz's red on 7-12: 7 and 8 read holding hers
+    glade["supply"]["3"] -= 1
+    progress = at_the_table(glade, forests)
+    _state, doubts, fixes = doubts_of(progress)
+    assert doubts == [] and fixes == []
+    assert settled_of(progress) == ["Glade seat 3 space 9: red-single, taken leftmost first"]
 
 
 def test_the_table_review_shows_what_was_settled_and_offers_no_fix_for_it() -> None:

@@ -35,7 +35,10 @@ def readings(name: str = "sample-game.json") -> tuple[PhotoList, dict[str, Any],
                   for p in state["players"])
     glade = {"glade": state["glade"],
              "supply": {str(i + 1): p["supply"] for i, p in enumerate(state["players"])},
-             "uncertain": []}
+             "uncertain": [],
+             # the counters left on a seat lie on its rightmost spaces (taken leftmost first)
+             "supply_spaces": {str(i + 1): list(range(13 - p["supply"], 13))
+                               for i, p in enumerate(state["players"])}}
     forests = []
     for p in state["players"]:
         forest = {"board": state["board"], "forest": p["forest"], "uncertain": [],

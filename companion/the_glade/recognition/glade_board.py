@@ -84,10 +84,14 @@ class GladeReading:
     seconds: dict[str, float] = field(default_factory=dict)
 
     def result(self) -> dict[str, Any]:
-        """The spec's glade scan JSON, plus ``reasons`` for the uncertain spaces and the
-        ``candidates`` of those in doubt between two counters."""
+        """The spec's glade scan JSON, plus ``reasons`` for the uncertain spaces, the
+        ``candidates`` of those in doubt between two counters, and ``supply_spaces``: each
+        seat's supply spaces read surely holding a counter (K = 1-12, leftmost first), which
+        the rules reason from (counters leave a seat leftmost first:
+        :mod:`companion.the_glade.deduction`)."""
         glade: dict[str, str] = {}
         supply = {str(n): 0 for n in self.model.seats}
+        held: dict[str, list[int]] = {str(n): [] for n in self.model.seats}
         uncertain = []
         for r in self.spaces:
             if r.kind == "uncertain":
@@ -95,9 +99,11 @@ class GladeReading:
             elif r.kind == "counter":
                 if (space := supply_space(r.label)) is not None:
                     supply[space[0]] += 1
+                    held[space[0]].append(int(space[1]))
                 else:
                     glade[r.label] = str(r.name)
         return {"glade": glade, "supply": supply, "uncertain": uncertain,
+                "supply_spaces": {seat: sorted(ks) for seat, ks in held.items()},
                 "reasons": {r.label: r.reason for r in self.spaces if r.kind == "uncertain"},
                 "candidates": {r.label: list(r.candidates) for r in self.spaces
                                if r.kind == "uncertain" and r.candidates}}
