@@ -67,7 +67,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import StateError
-from companion.the_glade.doubt_entries import no_longer_in_doubt
+from companion.the_glade.doubt_entries import no_longer_in_doubt, supply_space_held
 from companion.the_glade.forest import Forest
 from companion.the_glade.names import ALL_TILES, Counter, Square, Tile, supply_space
 from companion.the_glade.table import COUNTERS_PER_COLOUR, TILES_IN_GAME
@@ -551,16 +551,10 @@ def _put(reading: dict[str, Any], d: Doubted, s: Settled) -> None:
         reading["store"] = sorted([*(reading.get("store") or []), s.name])
     else:
         no_longer_in_doubt(reading, [d.label])
-        supply = supply_space(d.label)
         if s.name == EMPTY:
             pass  # a bare supply space: the seat's count stands as read
-        elif supply is not None:  # a supply space holding its seat's counter
-            seat, space = supply
-            reading["supply"] = {**(reading.get("supply") or {}),
-                                 seat: int((reading.get("supply") or {}).get(seat, 0)) + 1}
-            if isinstance(reading.get("supply_spaces"), dict):
-                held = reading["supply_spaces"]
-                held[seat] = sorted({*(held.get(seat) or []), int(space)})
+        elif supply_space(d.label) is not None:  # holding its seat's counter
+            supply_space_held(reading, d.label)
         elif d.forest is None:
             reading.setdefault("glade", {})[d.label] = s.name
         else:

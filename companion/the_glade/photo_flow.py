@@ -34,7 +34,7 @@ from companion.storage import (
     read_data_file,
     storage_error,
 )
-from companion.the_glade.doubt_entries import no_longer_in_doubt
+from companion.the_glade.doubt_entries import no_longer_in_doubt, supply_space_held
 from companion.the_glade.names import supply_space
 from companion.ui.capture import CaptureTask, Decision
 from companion.ui.game_over import game_over_menu
@@ -425,9 +425,11 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
         def on_supply(there: bool) -> Callable[[Progress], None]:
             def change(p: Progress) -> None:
                 assert p.glade is not None
-                supply = p.glade.setdefault("supply", {})
-                supply[seat] = int(supply.get(seat, 0)) + int(there)
-                no_longer_in_doubt(p.glade, [fix.what])
+                if there:  # counted, and among the spaces the rules reason from
+                    supply_space_held(p.glade, fix.what)
+                else:
+                    p.glade.setdefault("supply", {}).setdefault(seat, 0)
+                    no_longer_in_doubt(p.glade, [fix.what])
             return change
         options += [("A counter there", on_supply(True)), ("Empty", on_supply(False))]
     elif fix.code == SQUARE:

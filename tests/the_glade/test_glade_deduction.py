@@ -366,6 +366,32 @@ def test_the_review_names_a_supply_space_the_order_settles() -> None:
     assert settled_of(progress) == ["Glade seat 3 space 9: red-single, taken leftmost first"]
 
 
+def test_a_supply_space_a_player_fixes_as_held_is_reasoned_from_as_held() -> None:
+    """Liz holding 8 red on spaces 5-12, 5 and 6 in doubt (the seat's edge: neither is
+    settled). A player puts 6 right with the buttons ("A counter there"): the seat's count
+    and the spaces read holding one both take it, so space 5, left of a held space and right
+    of bare ones, stays a doubt rather than being settled bare as if 6 were read bare."""
+    from companion.the_glade import photo_flow
+
+    _plan, glade, forests = readings()
+    for _ in range(2):  # two of liz's stored red back on her seat: 8 on 5-12
+        forests[LIZ]["store"].remove("red-single" if "red-single" in forests[LIZ]["store"]
+                                     else "red-double")
+    glade["supply"]["3"] = 6
+    glade["supply_spaces"]["3"] = [7, 8, 9, 10, 11, 12]
+    glade["uncertain"] += ["seat-3:5", "seat-3:6"]
+    progress = at_the_table(glade, forests)
+    assert settled_of(progress) == []
+    _state, _doubts, fixes = doubts_of(progress)
+    six = next(f for f in fixes if f.what == "seat-3:6")
+    dict(photo_flow.fix_options(progress, six))["A counter there"](progress)
+    assert progress.glade["supply"]["3"] == 7
+    assert progress.glade["supply_spaces"]["3"] == [6, 7, 8, 9, 10, 11, 12]
+    assert settled_of(progress) == []
+    _state, _doubts, fixes = doubts_of(progress)
+    assert [f.what for f in fixes if f.what.startswith("seat-")] == ["seat-3:5"]
+
+
 def test_the_table_review_shows_what_was_settled_and_offers_no_fix_for_it() -> None:
     _plan, glade, forests = readings()
     doubt_square(forests[LIZ], "C3", ["mouse/hazelnut/oak", "mouse/mushroom/oak"])
