@@ -9,6 +9,7 @@ the doubt."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -243,6 +244,7 @@ def test_a_tiles_leaf_is_named_by_its_colours_and_never_a_wrong_one(photos) -> N
                     assert (r.doubt, r.candidates) == ("", ())
                     assert r.distances["leaf_colours"] >= leaf_colours.RATIO
                     assert 0.0 < r.confidence <= 1.0
+                    json.dumps({"confidence": r.confidence, **r.distances})  # scan's JSON
                 else:
                     assert (r.kind, r.doubt) == ("uncertain", "glare-lit")
         assert named >= least * asked

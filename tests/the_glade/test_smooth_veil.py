@@ -101,6 +101,7 @@ def test_a_dark_leaf_under_a_spot_of_glare_is_named_and_never_a_wrong_one(printe
             verdict = leaf_colours.named_under_veil(patch, light, printed, asked_as)
             assert verdict is not None
             asked += 1
+            assert type(verdict[1]) is float  # the reading's confidence and JSON take it
             if verdict[0] is not None:
                 assert verdict[0] == truth
                 assert verdict[1] >= leaf_colours.VEIL_RATIO

@@ -177,7 +177,7 @@ def named_under_veil(patch: np.ndarray, light: np.ndarray, printed: dict[str, np
     ours = [(misfit, n) for misfit, n in ranked if n in siblings]
     if len(ours) < 2:
         return None
-    ratio = ours[1][0] / max(ours[0][0], 1e-12)
+    ratio = float(ours[1][0] / max(ours[0][0], 1e-12))  # a plain float: it goes to JSON
     best = ours[0][1]
     return (best if ranked[0][1] == best and ratio >= VEIL_RATIO else None), ratio
 
