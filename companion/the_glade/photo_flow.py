@@ -428,7 +428,8 @@ def fix_options(progress: Progress, fix: Fix) -> list[tuple[str, Callable[[Progr
                 if there:  # counted, and among the spaces the rules reason from
                     supply_space_held(p.glade, fix.what)
                 else:
-                    p.glade.setdefault("supply", {}).setdefault(seat, 0)
+                    supply = p.glade.setdefault("supply", {})
+                    supply[seat] = int(supply.get(seat, 0))
                     no_longer_in_doubt(p.glade, [fix.what])
             return change
         options += [("A counter there", on_supply(True)), ("Empty", on_supply(False))]

@@ -45,17 +45,21 @@ def test_a_bright_close_call_compares_the_best_faces_leaf_siblings(monkeypatch) 
 
 def test_the_lit_squares_are_brighter_than_the_tiles_usual_light() -> None:
     """_over_usual_tile: each square's light over the median of the squares a tile face
-    fits better than the bare board (bare ones left out); lit over LEAF_LIGHT."""
+    fits better than the bare board (_usual_tiles: bare ones left out, and none when under
+    5); lit over LEAF_LIGHT."""
     n = 8
     bright = np.array([1.0] * 6 + [1.0 * evidence.LEAF_LIGHT + 0.05, 3.0])
     structure = np.ones(n)
     structure[7] = 0.0  # bare: a bright bare square is no tile
     tiles = [((0.01, 0, LIGHT), (0.02, 4, DARK))] * n
-    light = evidence._over_usual_tile(bright, structure, tiles, np.full(n, 0.1))
+    tiled = evidence._usual_tiles(structure, tiles, np.full(n, 0.1))
+    light = evidence._over_usual_tile(bright, tiled)
     assert light is not None
     assert light[:6].tolist() == [1.0] * 6
     assert (light > evidence.LEAF_LIGHT).tolist() == [False] * 6 + [True, True]
-    assert evidence._over_usual_tile(None, structure, tiles, np.full(n, 0.1)) is None
+    assert evidence._over_usual_tile(None, tiled) is None
+    assert evidence._usual_tiles(structure, tiles[:4] + [((0.2, 0, LIGHT), (0.3, 4, DARK))]
+                                 * 4, np.full(n, 0.1)) is None  # too few tiles
 
 
 def _read(look: Look) -> SquareReading:

@@ -207,15 +207,21 @@ def face_at_turn(model: Model, j: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(face, -int(model.tile_turns[j])))
 
 
+def window(image: np.ndarray, x: float, y: float, side: int) -> np.ndarray | None:
+    """The ``side``-px square of ``image`` centred on (``x``, ``y``), as it is (a view, not
+    a copy); None where it is not wholly inside."""
+    x0, y0 = round(x) - side // 2, round(y) - side // 2
+    if x0 < 0 or y0 < 0 or x0 + side > image.shape[1] or y0 + side > image.shape[0]:
+        return None
+    return image[y0:y0 + side, x0:x0 + side]
+
+
 def middle(image: np.ndarray, x: float, y: float, side: int,
            smooth: float = SMOOTH) -> np.ndarray | None:
     """The ``side``-px square of ``image`` centred on (``x``, ``y``), smoothed (``smooth``,
     px), in float32; None where it is not wholly inside."""
-    x0, y0 = round(x) - side // 2, round(y) - side // 2
-    if x0 < 0 or y0 < 0 or x0 + side > image.shape[1] or y0 + side > image.shape[0]:
-        return None
-    return cv2.GaussianBlur(image[y0:y0 + side, x0:x0 + side].astype(np.float32), (0, 0),
-                            smooth)
+    cut = window(image, x, y, side)
+    return None if cut is None else cv2.GaussianBlur(cut.astype(np.float32), (0, 0), smooth)
 
 
 def lit_fit(photo: np.ndarray, face: np.ndarray) -> LitFit:

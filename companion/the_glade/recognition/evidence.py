@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from companion.the_glade.names import LEAVES, Square
+from companion.the_glade.recognition import close_calls
 from companion.the_glade.recognition.close_calls import (
     REFINE_BELOW,
     REFINE_Z,
@@ -191,10 +192,13 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     fine_angle = angled if FINE_ANGLE else None
     tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
     bright = _brightness(view, ref, gain, centres)
-    light = _over_usual_tile(bright, structure, tiles, empty)
+    tiled = _usual_tiles(structure, tiles, empty)
+    light = _over_usual_tile(bright, tiled)
     siblings = (_leaf_siblings(model, None if light is None else light > LEAF_LIGHT)
                 if LEAF_SIBLINGS else None)
-    peak = _over_usual_tile(_peak_light(gray, centres), structure, tiles, empty)
+    # the peak light only where a leaf question's veil is bounded by it
+    peak = (_over_usual_tile(_peak_light(gray, centres), tiled) if close_calls.LIT_VEIL
+            else None)
     glare_light = None if light is None or peak is None else np.maximum(light, peak)
     asks = _rerank(cache, tset, smooth, tiles, close, tile_at, tile_angle, tside,
                    structure < BARE_STRUCTURE, siblings)
@@ -543,16 +547,21 @@ def usual_tile_light(ev: Evidence, readings: Sequence[Any], least: int = 1) -> f
     return float(np.median(lit)) if lit and len(lit) >= least else None
 
 
-def _over_usual_tile(light: np.ndarray | None, structure: np.ndarray,
-                     tiles: list[tuple[Fit, Fit]], empty: np.ndarray) -> np.ndarray | None:
-    """Each square's ``light`` (its brightness, or its peak light) over the usual tile's
-    (the median of the squares with a tile's structure that a tile face fits better than
-    the bare board: the tiles' light before any is named, as reader._doubt_glare_lit
-    measures it after); None when unmeasured or too few tiles."""
-    if light is None:
-        return None
+def _usual_tiles(structure: np.ndarray, tiles: list[tuple[Fit, Fit]],
+                 empty: np.ndarray) -> np.ndarray | None:
+    """The squares that give the usual tile's light: those with a tile's structure that a
+    tile face fits better than the bare board (the tiles before any is named, as
+    reader._doubt_glare_lit counts them after); None when too few."""
     tiled = ~(structure < BARE_STRUCTURE) & (np.array([t[0][0] for t in tiles]) < empty)
-    if tiled.sum() < 5:
+    return tiled if tiled.sum() >= 5 else None
+
+
+def _over_usual_tile(light: np.ndarray | None, tiled: np.ndarray | None
+                     ) -> np.ndarray | None:
+    """Each square's ``light`` (its brightness, or its peak light) over the usual tile's
+    (the median over the squares ``tiled``, :func:`_usual_tiles`); None when unmeasured or
+    too few tiles."""
+    if light is None or tiled is None:
         return None
     return light / max(float(np.median(light[tiled])), 1e-6)
 

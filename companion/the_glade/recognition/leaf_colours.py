@@ -43,6 +43,7 @@ from companion.the_glade.recognition.bare_colours import (
     lit_fit,
     middle,
     true_light,
+    window,
 )
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import Evidence, faces_by_name, other_leaves
@@ -115,9 +116,7 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
                                  r.turn)
             if judged is not None:
                 if judged[0] is not None:
-                    r.settled(judged[0])
-                    r.confidence = 1.0 - 1.0 / judged[1]
-                    r.distances["leaf_colours"] = round(judged[1], 3)
+                    _named(r, *judged)
                     r.distances["leaf_veil"] = 1.0
                 continue
         fits = sibling_fits(model, faces, view, ev.tile_at[k], light, r.name, r.season,
@@ -129,10 +128,28 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         ratio = second.misfit / max(fit.misfit, 1e-12)
         if ratio < RATIO or fit.veil > MAX_VEIL:
             continue
-        r.settled(best)
-        r.confidence = 1.0 - 1.0 / ratio
-        r.distances["leaf_colours"] = round(ratio, 3)
+        _named(r, best, ratio)
     return readings
+
+
+def _named(r: SquareReading, name: str, ratio: float) -> None:
+    """Doubt ``r`` named ``name``, its sibling fitting ``ratio`` times as closely as the
+    next (its confidence, and ``distances["leaf_colours"]``)."""
+    r.settled(name)
+    r.confidence = 1.0 - 1.0 / ratio
+    r.distances["leaf_colours"] = round(ratio, 3)
+
+
+def _printed_side(model: Model) -> int:
+    """The side (working px, even) of a tile's printed face as the looks cut it."""
+    return round(tile_side(model.tile_size) * TILE_INSET) // 2 * 2
+
+
+def _printed(model: Model, j: int, side: int) -> np.ndarray:
+    """Tile template ``j``'s printed face, the middle ``side`` px of its face (0-255)."""
+    face = face_at_turn(model, j)
+    m = (face.shape[0] - side) // 2
+    return face[m:m + side, m:m + side]
 
 
 def veil_judged(model: Model, faces: dict[tuple[str, str, int], int], view: np.ndarray,
@@ -142,18 +159,13 @@ def veil_judged(model: Model, faces: dict[tuple[str, str, int], int], view: np.n
     ``name`` (at ``season`` and ``turn``) whose printed face lies in ``view`` centred at
     ``at`` (``light`` as in :func:`sibling_fits`), against every face of its season and
     turn; None when the face is not wholly in the view or the judge does not apply."""
-    fside = tile_side(model.tile_size)
-    side = round(fside * TILE_INSET) // 2 * 2
-    x0, y0 = round(float(at[0])) - side // 2, round(float(at[1])) - side // 2
-    if x0 < 0 or y0 < 0 or x0 + side > view.shape[1] or y0 + side > view.shape[0]:
+    side = _printed_side(model)
+    patch = window(view, float(at[0]), float(at[1]), side)
+    if patch is None:
         return None
-    printed = {}
-    for (candidate, s, t), j in faces.items():
-        if s == season and t == turn:
-            face = face_at_turn(model, j)
-            m = (face.shape[0] - side) // 2
-            printed[candidate] = face[m:m + side, m:m + side]
-    return named_under_veil(view[y0:y0 + side, x0:x0 + side], light, printed, name)
+    printed = {candidate: _printed(model, j, side)
+               for (candidate, s, t), j in faces.items() if s == season and t == turn}
+    return named_under_veil(patch, light, printed, name)
 
 
 def named_under_veil(patch: np.ndarray, light: np.ndarray, printed: dict[str, np.ndarray],
@@ -189,8 +201,7 @@ def sibling_fits(model: Model, faces: dict[tuple[str, str, int], int], view: np.
     tile's printed face in ``view`` centred at ``at`` (working px), in true colours
     (``light``: per colour, what frees the view of the photo's light): bare_colours.LitFit
     by name; empty when the face is not wholly in the view."""
-    fside = tile_side(model.tile_size)
-    side = round(fside * TILE_INSET) // 2 * 2
+    side = _printed_side(model)
     cut = middle(view, float(at[0]), float(at[1]), side, SMOOTH)
     if cut is None:
         return {}
@@ -200,9 +211,7 @@ def sibling_fits(model: Model, faces: dict[tuple[str, str, int], int], view: np.
         j = faces.get((candidate, season, turn))
         if j is None:
             continue
-        face = face_at_turn(model, j)
-        m = (face.shape[0] - side) // 2
-        printed = cv2.GaussianBlur(face[m:m + side, m:m + side].astype(np.float32), (0, 0),
+        printed = cv2.GaussianBlur(_printed(model, j, side).astype(np.float32), (0, 0),
                                    SMOOTH) / 255.0
         if printed.shape == photo.shape:
             out[candidate] = lit_fit(photo, printed)
