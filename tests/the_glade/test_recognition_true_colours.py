@@ -284,3 +284,44 @@ def test_the_bare_boards_test_asks_more_under_a_thicker_veil(
         ratio: float, veil: float, light: float, bare: bool) -> None:
     fit = bare_colours.LitFit(0.0, light, veil)
     assert bare_colours._bare(ratio, fit) is bare
+
+
+def _bare_like(seen: Seen, agree: bool = True) -> list[SquareReading]:
+    """Every square of ``seen`` put as a "tile or empty?" doubt (reader.BARE_LIKE) on the
+    first look's best face, the closer look agreeing (``agree``) or not."""
+    out = []
+    for k, r in enumerate(seen.readings):
+        d = SquareReading(r.square, "uncertain", name=seen.ev.tiles[k][0][2], distances={
+            "empty": float(seen.ev.empty[k]), "tile": float(seen.ev.tiles[k][0][0]),
+            "agree": float(agree)})
+        d.doubted("bare-like", "tile or empty?")
+        out.append(d)
+    return out
+
+
+def test_a_tile_or_empty_doubt_keeps_its_name_only_on_a_tile(photos, monkeypatch) -> None:
+    """Every square put as a "tile or empty?" doubt on a named tile (bare_colours.PRINTED):
+    a tile's square keeps the name where its colours fit the face far better than the bare
+    board's, a bare square or a counter never does; without the closer look's agreement, or
+    with the rule off, no name is kept."""
+    for seen, least in zip(photos, (0.9, 0.8), strict=True):
+        readings = _bare_like(seen)
+        bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+        tiles = [k for k in range(len(readings)) if seen.what(k) == "tile"]
+        others = [k for k in range(len(readings)) if seen.what(k) != "tile"]
+        assert tiles and others
+        for k in others:  # never named: bare ones read bare or left, counters left
+            assert readings[k].kind in ("empty", "uncertain"), seen.names[k]
+        kept = [k for k in tiles if readings[k].kind == "tile"]
+        assert len(kept) >= least * len(tiles), (len(kept), len(tiles))
+        for k in kept:
+            r = readings[k]
+            assert (r.name, r.doubt, r.distances["printed"]) == (seen.ev.tiles[k][0][2], "", 1.0)
+            assert r.distances["bare_colours"] >= np.log10(bare_colours.PRINTED)
+            assert 0.0 < r.confidence < 1.0
+        for agree, printed in ((False, bare_colours.PRINTED), (True, None)):
+            monkeypatch.setattr(bare_colours, "PRINTED", printed)
+            readings = _bare_like(seen, agree)
+            bare_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+            assert all(readings[k].kind == "uncertain" for k in tiles)
+            monkeypatch.undo()
