@@ -93,20 +93,6 @@ DOUBTS = frozenset({"veiled", "bare-like", "which-kind", "look-alike", "unmatche
 #: and on the tuning data of RATIO no sure tile fitted the board more than 1.5 times as
 #: closely. None (off): only doubts are checked.
 SURE_KIND: float | None = 0.1
-#: The converse: a "tile or empty?" doubt (reader.BARE_LIKE) on a tile the looks named, the
-#: closer look agreeing (``distances["agree"]``), whose colours fit the nearer face at least
-#: PRINTED times as closely as the bare board's, keeps its name (``distances["printed"]``).
-#: Such a doubt is raised by the name's poor fit in the looks, which divide each patch by its
-#: own light; outlined_print.py keeps the name where the tile's outline and print plainly show,
-#: and here its true colours say what the outline (shade, a soft blur) could not. Tuning data
-#: (2026-12-06; normal photos of families 1-8 and 41-48, 20 of a 7x7 board and 6 of an 8x8
-#: each, and 8167-8186 likewise; hard ones of 1-8 and 41-48, 8 each): every bare square in
-#: such a doubt fitted the board at least 6 times as closely as the face, and no counter was
-#: in one (counters fit both alike, within 3.8 times: see RATIO); the tiles so doubted
-#: on normal photos, all named right, lay at 3.5-24, on hard ones at 0.8-8.3, those with the
-#: closer look agreeing at 3.3-8.3 and named right but one (a fruit wrong, 3.9: the colours
-#: tell the tile from the board, not one fruit from another). None (off).
-PRINTED: float | None = 3.0
 
 
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
@@ -128,15 +114,9 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         if fit is None:
             continue
         ratio, bare = fit
-        r = readings[k]
-        if _printed(r, ratio):
-            r.settled(r.name)
-            r.confidence = 1.0 - 1.0 / ratio
-            r.distances["bare_colours"] = round(math.log10(max(ratio, 1e-9)), 2)
-            r.distances["printed"] = 1.0
-            continue
         if not _bare(ratio, bare):
             continue
+        r = readings[k]
         centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
         r.settled_bare(1.0 - ratio * RATIO, centre, "bare_colours")
         r.distances["bare_colours"] = round(math.log10(max(ratio, 1e-9)), 2)
@@ -151,14 +131,6 @@ def _bare(ratio: float, fit: LitFit) -> bool:
     if fit.veil <= MAX_VEIL:
         return ratio * RATIO <= 1.0
     return THICK_VEIL is not None and fit.veil <= THICK_VEIL and ratio * THICK_RATIO <= 1.0
-
-
-def _printed(r: SquareReading, ratio: float) -> bool:
-    """Whether ``r``, the bare board's colours fitting it ``ratio`` times as closely as the
-    nearer face's, is a "tile or empty?" doubt on a named tile that keeps its name (PRINTED)."""
-    return (PRINTED is not None and r.doubt == "bare-like" and r.kind == "uncertain"
-            and r.name is not None and bool(r.distances.get("agree"))
-            and ratio >= PRINTED)
 
 
 def _between_board_and_tiles(model: Model, ev: Evidence, k: int, r: SquareReading) -> bool:
