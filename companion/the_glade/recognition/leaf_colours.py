@@ -104,8 +104,12 @@ MAX_CLIPPED = 0.5
 #: light one at 3.10). Left out instead of bounding, the clipped pixels named that oak maple
 #: outright. Both faces at 0.99 clipped were left by either fit; hence MAX_CENSORED. A face
 #: the bounded fit names none of is left to the planes, as all over MAX_CLIPPED were before
-#: (white paper in bright light clips without glare, and the planes name many such). None
-#: (off): over MAX_CLIPPED is left to the planes alone.
+#: (white paper in bright light clips without glare, and the planes name many such). Off ->
+#: on, the same models (wrong / uncertain / boards exactly right): tuning normal 1-8, 41-48
+#: the same; 8167-8186 normal 1 / 48 / 479 -> 1 / 46 / 481; held out 1000-1004 normal
+#: 1 / 13 / 116 -> 1 / 12 / 117, hard the same; fresh 8347-8351 (never run before) normal
+#: 0 / 7 / 123 and hard 3 / 53 / 19 either way. None (off): over MAX_CLIPPED is left to the
+#: planes alone.
 MAX_CENSORED: float | None = 0.97
 CENSORED_LIGHT_RATIO = 2.5
 #: The doubts so judged (reader.DOUBTS).
