@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.the_glade.names import Tile
 from companion.the_glade.recognition import bare_colours, leaf_colours, reader
@@ -206,6 +208,24 @@ def test_a_face_lit_and_veiled_by_planes_fits_exactly() -> None:
     assert bare_colours.lit_fit(photo, other).misfit > 1e-3
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), side=st.integers(8, 40), n=st.integers(1, 6))
+def test_lit_fits_at_once_are_lit_fit_one_by_one(seed: int, side: int, n: int) -> None:
+    """The whole board's fits at once (bare_colours.lit_fits, the leaf check's) are each
+    face's own lit_fit: misfit, light and veil."""
+    rng = np.random.default_rng(seed)
+    faces = rng.uniform(0.0, 1.0, (n, side, side, 3))
+    photos = rng.uniform(0.0, 1.0, (n, side, side, 3))
+    photos[0] = 0.7 * faces[0] + 0.2  # one that fits exactly
+    misfits, lights, veils = bare_colours.lit_fits(photos, faces)
+    for i in range(n):
+        one = bare_colours.lit_fit(photos[i].astype(np.float32), faces[i].astype(np.float32))
+        assert misfits[i] == pytest.approx(one.misfit, rel=1e-3, abs=1e-7)
+        assert lights[i] == pytest.approx(one.light, rel=1e-3, abs=1e-5)
+        assert veils[i] == pytest.approx(one.veil, rel=1e-3, abs=1e-5)
+    assert misfits[0] < 1e-9
+
+
 def _leaf_doubt(r: SquareReading, name: str) -> SquareReading:
     """``r`` (a tile's reading) put in a glare-lit doubt naming ``name``."""
     d = SquareReading(r.square, "uncertain", name=name, turn=r.turn, season=r.season,
@@ -284,3 +304,52 @@ def test_the_bare_boards_test_asks_more_under_a_thicker_veil(
         ratio: float, veil: float, light: float, bare: bool) -> None:
     fit = bare_colours.LitFit(0.0, light, veil)
     assert bare_colours._bare(ratio, fit) is bare
+
+
+def _sure(r: SquareReading, name: str) -> SquareReading:
+    """``r`` (a tile's reading) read surely as the tile ``name``."""
+    return SquareReading(r.square, "tile", name=name, confidence=0.9, turn=r.turn,
+                         season=r.season, centre=r.centre)
+
+
+def test_a_sure_tile_with_another_leafs_colours_is_doubted(photos, monkeypatch) -> None:
+    """Every tile read right, read surely under its own name and under its other leaf's
+    (leaf_colours.check): under its own, never doubted; under the other, doubted "looks like
+    the name or the truth" on most (when written: 30 of 32 on the normal photo, 20 of 24 on
+    the hard one), and never between two wrong names; none with the check off, or once the
+    leaf judges named it."""
+    for seen in photos:
+        tiles = [k for k, r in enumerate(seen.readings) if r.kind == "tile"
+                 and r.name == seen.truth["forest"]["tiles"].get(r.square)]
+        assert tiles
+        readings = [_sure(seen.readings[k], seen.readings[k].name) for k in tiles]
+        wrong = [_sure(seen.readings[k], _renamed(seen.readings[k].name, leaf=(
+            "oak" if Tile.parse(seen.readings[k].name).leaf == "beech" else "beech")))
+            for k in tiles]
+        for asked in (readings, wrong):
+            everything = list(seen.readings)
+            for k, r in zip(tiles, asked, strict=True):
+                everything[k] = r
+            leaf_colours.check(seen.model, seen.ev, everything, seen.view, seen.board)
+        assert all(r.kind == "tile" for r in readings)
+        doubted = [r for r in wrong if r.doubt]
+        assert len(doubted) >= 0.8 * len(wrong)
+        for k, r in zip(tiles, wrong, strict=True):
+            if r.doubt:
+                truth = seen.readings[k].name
+                assert (r.kind, r.doubt, r.candidates) == ("uncertain", "look-alike",
+                                                           (r.name, truth))
+                assert r.distances["leaf_check"] >= leaf_colours.CHECK_RATIO
+        for off in ("LEAF_CHECK", "judged"):
+            again = [_sure(seen.readings[k], r.name) for k, r in zip(tiles, wrong, strict=True)]
+            if off == "LEAF_CHECK":
+                monkeypatch.setattr(leaf_colours, "LEAF_CHECK", False)
+            else:
+                for r in again:
+                    r.distances["leaf_colours"] = 2.0
+            everything = list(seen.readings)
+            for k, r in zip(tiles, again, strict=True):
+                everything[k] = r
+            leaf_colours.check(seen.model, seen.ev, everything, seen.view, seen.board)
+            assert all(r.kind == "tile" for r in again)
+            monkeypatch.undo()

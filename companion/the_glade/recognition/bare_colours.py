@@ -238,3 +238,32 @@ def lit_fit(photo: np.ndarray, face: np.ndarray) -> LitFit:
     coef, *_ = np.linalg.lstsq(design, target, rcond=None)
     return LitFit(float(np.mean((target - design @ coef) ** 2)), float(coef[0]),
                   float(coef[3]))
+
+
+def lit_fits(photos: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                             np.ndarray]:
+    """:func:`lit_fit` of each of ``faces`` (n, s, s, 3) to the photo beside it in
+    ``photos`` (the same shape), at once: the misfits, lights and veils (each n). Solved by
+    the normal equations in float64, their sums taken over the pixels once for all, for the
+    many fits of a whole board."""
+    n, s = faces.shape[0], faces.shape[1]
+    yy, xx = np.mgrid[0:s, 0:s].astype(np.float64) / s - 0.5
+    x = np.repeat(xx[..., None], 3, axis=2).ravel()
+    y = np.repeat(yy[..., None], 3, axis=2).ravel()
+    one = np.ones_like(x)
+    moments = np.stack([one, x, y, x * x, x * y, y * y], axis=1)  # pixels x 6
+    f = faces.reshape(n, -1).astype(np.float64)
+    t = photos.reshape(n, -1).astype(np.float64)
+    ff, f1, p1 = (f * f) @ moments, f @ moments, moments.sum(axis=0)
+    # the design's columns f, f x, f y, 1, x, y as (powers of f, x, y): each entry of its
+    # Gram matrix is a moment of the pixels, weighted by f squared, f or nothing
+    cols = ((1, 0, 0), (1, 1, 0), (1, 0, 1), (0, 0, 0), (0, 1, 0), (0, 0, 1))
+    moment = {(0, 0): 0, (1, 0): 1, (0, 1): 2, (2, 0): 3, (1, 1): 4, (0, 2): 5}
+    by_f = (np.broadcast_to(p1, (n, 6)), f1, ff)
+    gram = np.stack([np.stack([by_f[a[0] + b[0]][:, moment[(a[1] + b[1], a[2] + b[2])]]
+                               for b in cols], axis=1) for a in cols], axis=1)
+    ft, tt = (f * t) @ moments[:, :3], t @ moments[:, :3]
+    right = np.concatenate([ft, tt], axis=1)[..., None]  # n x 6 x 1
+    coef = np.linalg.solve(gram, right)
+    misfit = (np.einsum("ij,ij->i", t, t) - (coef * right).sum(axis=(1, 2))) / t.shape[1]
+    return np.maximum(misfit, 0.0), coef[:, 0, 0], coef[:, 3, 0]

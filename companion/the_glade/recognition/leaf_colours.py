@@ -27,6 +27,12 @@ A glare-lit doubt is judged first under a smooth veil instead (smooth_veil.py, V
 a spot of glare smaller than the tile is no plane, and the planes' fit makes up for it by
 dimming the print, so that a dark leaf passes for its light sibling. There the face is
 compared with every face of its season and turn, so that a wrong creature or fruit shows.
+
+Last, every tile read surely is checked by the same true colours (:func:`check`, LEAF_CHECK):
+where another leaf sibling fits clearly better than the name, the tile is a look-alike doubt
+between the two ("looks like A or B"). The check only ever doubts, never renames: the looks
+that named the tile judged the leaf on the patch divided by its own light, where a dark
+print and a light one differ less than in their true colours.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from companion.the_glade.recognition.bare_colours import (
     LitFit,
     face_at_turn,
     lit_fit,
+    lit_fits,
     middle,
     true_light,
     window,
@@ -50,6 +57,7 @@ from companion.the_glade.recognition.bare_colours import (
 from companion.the_glade.recognition.enrol import tile_side
 from companion.the_glade.recognition.evidence import Evidence, faces_by_name, other_leaves
 from companion.the_glade.recognition.model import TILE_INSET, BoardModel, Model
+from companion.the_glade.recognition.templates import cache_for
 
 if TYPE_CHECKING:
     from companion.the_glade.recognition.reader import SquareReading
@@ -114,6 +122,20 @@ MAX_CENSORED: float | None = 0.97
 CENSORED_LIGHT_RATIO = 2.5
 #: The doubts so judged (reader.DOUBTS).
 DOUBTS = frozenset({"glare-lit", "shade-lit"})
+#: The check of every tile read surely (:func:`check`): doubted where a leaf sibling fits its
+#: true colours CHECK_RATIO times as closely as the name does, under a veil between
+#: CHECK_VEIL's bounds (a negative veil darkens the print, which no light does; a thicker one
+#: is glare, whose spot no plane follows: see VEIL_JUDGE). Tuning photos (2026-12-06;
+#: families 8167-8186, hard 8 photos of a 7x7 board each, and 8167-8176 normal, 20 of a 7x7
+#: and 6 of an 8x8 each): of 12 tiles read surely with a wrong leaf (all on hard photos),
+#: the planes fitted the true leaf best in 10, at 1.09-1.91 times the name; 5 at 1.2 or more,
+#: each under a veil of 0.05-0.45. Of the 11,567 tiles read right, 2 had another sibling
+#: fitting 1.2 times as closely (1.24 under a veil of -0.26, 1.29 under 0.64 on a glare
+#: spot), neither within the veil's bounds. None of 8 other wrong names (a creature or a
+#: fruit) was so doubted: the siblings differ in the leaf only.
+LEAF_CHECK = True
+CHECK_RATIO = 1.2
+CHECK_VEIL = (0.0, 0.5)
 
 
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
@@ -153,6 +175,53 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         if ratio < RATIO or fit.veil > MAX_VEIL:
             continue
         _named(r, best, ratio)
+    return readings
+
+
+def check(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
+          board: BoardModel) -> list[SquareReading]:
+    """``readings`` (row-major, judged from ``ev`` on the rectified ``view`` of ``board``)
+    with each tile read surely whose leaf sibling fits its true colours clearly better than
+    its name (LEAF_CHECK) made a look-alike doubt between the two, in place; returned for
+    chaining. A tile these judges named already is left."""
+    if not (LEAF_CHECK and LEAF_COLOURS) or not len(model.tile_faces):
+        return readings
+    asked = [k for k, r in enumerate(readings) if r.kind == "tile" and r.name is not None
+             and r.season is not None and r.turn is not None
+             and "leaf_colours" not in r.distances]
+    if not asked:
+        return readings
+    measured = true_light(ev, view, board)
+    if measured is None:
+        return readings
+    faces = faces_by_name(model)
+    photos, printed, owners = [], [], []  # every sibling of every tile, fitted at once
+    for k in asked:
+        r = readings[k]
+        assert r.name is not None and r.season is not None and r.turn is not None
+        cut = _sibling_cuts(model, faces, view, ev.tile_at[k], measured[1], r.name,
+                            r.season, r.turn)
+        if cut is None or r.name not in cut[1]:
+            continue
+        for candidate, face in cut[1].items():
+            photos.append(cut[0])
+            printed.append(face)
+            owners.append((k, candidate))
+    if not owners:
+        return readings
+    misfits, _, veils = lit_fits(np.stack(photos), np.stack(printed))
+    fits: dict[int, dict[str, tuple[float, float]]] = {}
+    for (k, candidate), misfit, veil in zip(owners, misfits, veils, strict=True):
+        fits.setdefault(k, {})[candidate] = (float(misfit), float(veil))
+    for k, by_name in fits.items():
+        r = readings[k]
+        assert r.name is not None
+        best, (misfit, veil) = min(by_name.items(), key=lambda kv: kv[1][0])
+        ratio = by_name[r.name][0] / max(misfit, 1e-12)
+        if best != r.name and ratio >= CHECK_RATIO and CHECK_VEIL[0] <= veil <= CHECK_VEIL[1]:
+            r.kind, r.confidence, r.candidates = "uncertain", 0.0, (r.name, best)
+            r.doubted("look-alike", f"looks like {r.name} or {best}")
+            r.distances["leaf_check"] = round(ratio, 3)
     return readings
 
 
@@ -240,18 +309,42 @@ def sibling_fits(model: Model, faces: dict[tuple[str, str, int], int], view: np.
     tile's printed face in ``view`` centred at ``at`` (working px), in true colours
     (``light``: per colour, what frees the view of the photo's light): bare_colours.LitFit
     by name; empty when the face is not wholly in the view."""
+    cut = _sibling_cuts(model, faces, view, at, light, name, season, turn)
+    if cut is None:
+        return {}
+    photo, printed = cut
+    return {candidate: lit_fit(photo, face) for candidate, face in printed.items()}
+
+
+def _sibling_cuts(model: Model, faces: dict[tuple[str, str, int], int], view: np.ndarray,
+                  at: np.ndarray, light: np.ndarray, name: str, season: str, turn: int
+                  ) -> tuple[np.ndarray, dict[str, np.ndarray]] | None:
+    """What :func:`sibling_fits` compares: the tile's printed face cut from ``view`` in true
+    colours, and the printed faces of ``name`` and its leaf siblings cut and smoothed alike
+    (by name, 0-1); None when the face is not wholly in the view."""
     side = _printed_side(model)
     cut = middle(view, float(at[0]), float(at[1]), side, SMOOTH)
     if cut is None:
-        return {}
+        return None
     photo = cut * light[None, None, :]
-    out: dict[str, LitFit] = {}
+    printed: dict[str, np.ndarray] = {}
     for candidate in [name, *other_leaves(name)]:
         j = faces.get((candidate, season, turn))
         if j is None:
             continue
-        printed = cv2.GaussianBlur(_printed(model, j, side).astype(np.float32), (0, 0),
-                                   SMOOTH) / 255.0
-        if printed.shape == photo.shape:
-            out[candidate] = lit_fit(photo, printed)
-    return out
+        face = _smoothed_printed(model, j, side)
+        if face.shape == photo.shape:
+            printed[candidate] = face
+    return photo, printed
+
+
+def _smoothed_printed(model: Model, j: int, side: int) -> np.ndarray:
+    """Tile template ``j``'s printed face (:func:`_printed`) smoothed by SMOOTH, 0-1; made
+    once a model (every tile of every scan is checked against its siblings')."""
+    kept = cache_for(model).printed
+    key = (j, side, SMOOTH)
+    face = kept.get(key)
+    if face is None:
+        face = kept[key] = cv2.GaussianBlur(_printed(model, j, side).astype(np.float32),
+                                            (0, 0), SMOOTH) / 255.0
+    return face

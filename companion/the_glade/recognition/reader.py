@@ -498,6 +498,8 @@ def read_board(model: Model, photo: np.ndarray) -> BoardReading:
         photo_drawing.settle(model, board, hm, photo, readings)
     # the leaf of a tile under glare or in shade, by its true colours
     leaf_colours.settle(model, evidence, readings, view, board)
+    # ... and every tile read surely, checked by them: a clearly better leaf is a doubt
+    leaf_colours.check(model, evidence, readings, view, board)
     t3 = time.perf_counter()
     return BoardReading(board, located, readings,
                         {"locate": t1 - t0, "rectify": t2 - t1, "squares": t3 - t2})

@@ -61,6 +61,8 @@ class Cache:
         self.detail = DetailFaces()
         self.counters: dict[tuple[float, float, float], CounterFaces] = {}
         self.structure: dict[tuple[int, float], np.ndarray] = {}  # the boards' fine structure
+        #: tile faces' printed middles, smoothed (leaf_colours), by (template, side, px)
+        self.printed: dict[tuple[int, int, float], np.ndarray] = {}
         self._faint: np.ndarray | None = None
         #: the board the last scan found (reader.locate tries it first)
         self.last_board: BoardModel | None = None
