@@ -353,3 +353,29 @@ def test_a_sure_tile_with_another_leafs_colours_is_doubted(photos, monkeypatch) 
             leaf_colours.check(seen.model, seen.ev, everything, seen.view, seen.board)
             assert all(r.kind == "tile" for r in again)
             monkeypatch.undo()
+
+
+@pytest.mark.parametrize(("rival", "doubted"), [
+    ("hedgehog/acorn/maple", True),            # the light leaf of its colour
+    ("hedgehog/acorn/beech", True),            # a light leaf of the other colour
+    ("hedgehog/acorn/horse-chestnut", False),  # the other dark leaf: not told apart so
+])
+def test_the_leaf_check_never_weighs_two_dark_leaves(photos, monkeypatch, rival: str,
+                                                     doubted: bool) -> None:
+    """A tile read surely as an oak whose true colours fit ``rival`` twice as closely: a
+    doubt between the two, except against the other dark leaf (both near black; game family
+    7451 had right names so doubted)."""
+    seen = photos[0]
+    k = next(k for k, r in enumerate(seen.readings) if r.kind == "tile")
+    name = "hedgehog/acorn/oak"
+    cut = np.zeros((4, 4, 3))
+    monkeypatch.setattr(leaf_colours, "_sibling_cuts",
+                        lambda *a: (cut, {name: cut, rival: cut}))
+    monkeypatch.setattr(leaf_colours, "lit_fits", lambda photos, faces: (
+        np.array([2.0, 1.0]), np.ones(2), np.full(2, 0.2)))
+    readings = [SquareReading(r.square, "empty") for r in seen.readings]  # one tile only
+    readings[k] = _sure(seen.readings[k], name)
+    leaf_colours.check(seen.model, seen.ev, readings, seen.view, seen.board)
+    assert (readings[k].doubt == "look-alike") is doubted
+    if doubted:
+        assert readings[k].candidates == (name, rival)
