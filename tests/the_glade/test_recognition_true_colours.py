@@ -209,14 +209,15 @@ def test_a_face_lit_and_veiled_by_planes_fits_exactly() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**31), side=st.integers(8, 40), n=st.integers(1, 6))
+@given(seed=st.integers(0, 2**31), side=st.integers(8, 40), n=st.integers(2, 6))
 def test_lit_fits_at_once_are_lit_fit_one_by_one(seed: int, side: int, n: int) -> None:
     """The whole board's fits at once (bare_colours.lit_fits, the leaf check's) are each
-    face's own lit_fit: misfit, light and veil."""
+    face's own lit_fit: misfit, light and veil, a flat face's (a singular fit) too."""
     rng = np.random.default_rng(seed)
     faces = rng.uniform(0.0, 1.0, (n, side, side, 3))
     photos = rng.uniform(0.0, 1.0, (n, side, side, 3))
     photos[0] = 0.7 * faces[0] + 0.2  # one that fits exactly
+    faces[-1] = 0.5  # a flat face: the light's columns are the veil's (a singular fit)
     misfits, lights, veils = bare_colours.lit_fits(photos, faces)
     for i in range(n):
         one = bare_colours.lit_fit(photos[i].astype(np.float32), faces[i].astype(np.float32))

@@ -245,7 +245,8 @@ def lit_fits(photos: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndar
     """:func:`lit_fit` of each of ``faces`` (n, s, s, 3) to the photo beside it in
     ``photos`` (the same shape), at once: the misfits, lights and veils (each n). Solved by
     the normal equations in float64, their sums taken over the pixels once for all, for the
-    many fits of a whole board."""
+    many fits of a whole board; a face no plane of light tells from the veil (flat) gets
+    lit_fit's least-norm fit, not an error."""
     n, s = faces.shape[0], faces.shape[1]
     yy, xx = np.mgrid[0:s, 0:s].astype(np.float64) / s - 0.5
     x = np.repeat(xx[..., None], 3, axis=2).ravel()
@@ -264,6 +265,8 @@ def lit_fits(photos: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndar
                                for b in cols], axis=1) for a in cols], axis=1)
     ft, tt = (f * t) @ moments[:, :3], t @ moments[:, :3]
     right = np.concatenate([ft, tt], axis=1)[..., None]  # n x 6 x 1
-    coef = np.linalg.solve(gram, right)
+    # the least-norm solution, as lit_fit's lstsq gives: a flat face (every colour alike)
+    # makes the light's columns the veil's, and the Gram matrix singular
+    coef = np.linalg.pinv(gram) @ right
     misfit = (np.einsum("ij,ij->i", t, t) - (coef * right).sum(axis=(1, 2))) / t.shape[1]
     return np.maximum(misfit, 0.0), coef[:, 0, 0], coef[:, 3, 0]
