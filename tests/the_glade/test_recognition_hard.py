@@ -99,6 +99,13 @@ def test_brightness_is_about_one_on_the_bare_board_and_high_on_a_pale_tile():
     (0.8, 0.55, "tile"),     # a tile's square outline, no strong round one: no counter there
     (0.5, 0.55, "counter"),  # no clear square outline: the counter fits best
     (0.8, 0.85, "counter"),  # a strong round outline: a counter, whatever else shows
+    # OUTLINE_OVER_DISC: the tile outline clearer than the round one (seen 8182 normal photo
+    # 14, B3: a ring creature on a light tile; 8184 photo 9, B2), and the two counters seen
+    # with a tile's outline over 0.7, each rounder than square
+    (0.794, 0.694, "tile"),
+    (0.811, 0.609, "tile"),
+    (0.752, 0.864, "counter"),
+    (0.728, 0.793, "counter"),
 ])
 def test_a_tile_outline_with_no_strong_round_one_holds_no_counter(
         outline: float, disc: float, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,6 +117,9 @@ def test_a_tile_outline_with_no_strong_round_one_holds_no_counter(
     ev.disc = np.array([disc])
     ev.templates = np.array([[0.0, 0.0], [0.1, 0.1]], np.float32)
     assert _judge(MODEL, ev, 0, "C3").kind == kind
+    if disc >= reader.OUTLINED_DISC:  # only the clearer tile outline names these tiles
+        monkeypatch.setattr(reader, "OUTLINE_OVER_DISC", None)
+        assert _judge(MODEL, ev, 0, "C3").kind == "counter"
     monkeypatch.setattr(reader, "OUTLINED_TILE", False)
     assert _judge(MODEL, ev, 0, "C3").kind == "counter"
 

@@ -149,3 +149,43 @@ def test_a_tie_with_a_counter_or_the_switch_off_is_left(
     monkeypatch.setattr(outlined_print, "WHICH_KIND", False)
     outlined_print.settle(ev, readings, MAX_DISTANCE)
     assert readings[3].kind == "uncertain"
+
+
+#: seen 8182 normal photo 11, G7: a tile under a soft patch of light, its outline fainter
+#: (0.56) than OUTLINE, both looks naming it and the closer look clearly (3.1)
+FAINT_BUT_CLEAR = dict(outline=0.563, structure=4.68, light=0.85, tile=0.0201, empty=0.0295)
+
+
+def _clear(readings: list[SquareReading], clearness: float, agree: float = 1.0) -> None:
+    readings[3].distances.update(detail_clearness=clearness, agree=agree)
+
+
+def test_a_fainter_outline_keeps_its_name_when_the_closer_look_is_clear() -> None:
+    ev, readings = _setting([FAINT_BUT_CLEAR])
+    _clear(readings, 3.1)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert (readings[3].kind, readings[3].name, readings[3].doubt) == ("tile", A, "")
+    assert readings[3].distances["outlined_print"] == 1.0
+
+
+@pytest.mark.parametrize(("change", "clearness", "agree"), [
+    ({}, 2.0, 1.0),                 # the closer look not clear enough
+    ({}, 3.1, 0.0),                 # the two looks named different faces
+    (dict(outline=0.45), 3.1, 1.0),  # hardly any outline at all
+    (dict(light=0.5), 3.1, 1.0),    # in shade, where such names were guessed wrong
+])
+def test_a_fainter_outline_without_a_clear_agreeing_look_stays_a_doubt(
+        change: dict, clearness: float, agree: float) -> None:
+    ev, readings = _setting([{**FAINT_BUT_CLEAR, **change}])
+    _clear(readings, clearness, agree)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert (readings[3].kind, readings[3].doubt) == ("uncertain", "bare-like")
+
+
+def test_the_clear_look_switch_off_leaves_a_fainter_outline_in_doubt(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ev, readings = _setting([FAINT_BUT_CLEAR])
+    _clear(readings, 3.1)
+    monkeypatch.setattr(outlined_print, "CLEAR", None)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert readings[3].kind == "uncertain"

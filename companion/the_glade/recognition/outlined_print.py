@@ -49,6 +49,20 @@ LIGHT = 0.65
 WHICH_KIND = True
 APART = 0.3
 SIDE = 0.5
+#: A bare-like doubt whose outline is fainter than OUTLINE (down to FAINT_OUTLINE) keeps its
+#: name where both looks named it and the closer look at least CLEAR clearly (its margin over
+#: its noise: ``distances["detail_clearness"]``), the other rules as above. Seen on the doubts
+#: of tuning families 1-8 and 41-48 (20 normal photos of a 7x7 board and 6 of an 8x8 each, 8
+#: hard of a 7x7) and 8167-8186 (the same counts): of 50 bare-like doubts on tiles (a closer
+#: look had judged each), the 14 wrong names' closer looks came to at most 2.09 (a hard photo,
+#: in shade) and 1.98 outside shade, while 14 of the 36 right ones came over 2.5 (most of
+#: them in shade, or with no face fitting under MAX_DISTANCE: left as before); soft patches of light
+#: crossing a tile lower its outline to 0.52-0.66 where the print is plain. Off -> on, the same
+#: models (wrong / uncertain / boards exactly right): 8167-8186 normal 0 / 47 / 481 ->
+#: 0 / 46 / 482, hard 16 / 230 / 86 -> 16 / 229 / 86 (each settled to its true name); tuning
+#: the same. None: off.
+CLEAR: float | None = 2.5
+FAINT_OUTLINE = 0.5
 
 
 def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
@@ -65,7 +79,11 @@ def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
         if not _tile_or_empty_doubt(r, float(ev.bright[k]), usual):
             continue
         tile, empty = float(ev.tiles[k][0][0]), float(ev.empty[k])
-        if (float(ev.outline[k]) >= OUTLINE and bool(ev.structure[k] >= PRINT)
+        outline = float(ev.outline[k])
+        clear = (CLEAR is not None and r.doubt == "bare-like" and outline >= FAINT_OUTLINE
+                 and r.distances.get("agree") == 1.0
+                 and r.distances.get("detail_clearness", 0.0) >= CLEAR)
+        if ((outline >= OUTLINE or clear) and bool(ev.structure[k] >= PRINT)
                 and float(ev.bright[k]) / usual >= LIGHT and tile <= max_distance):
             r.settled(r.name)
             r.confidence = max(0.0, 1.0 - tile / max(empty, 1e-9))

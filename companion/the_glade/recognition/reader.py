@@ -133,6 +133,15 @@ TILE_OUTLINE = 0.7   # a tile's outline this clear is not seen on a bare square 
 #: at the 99th percentile, and the two over 0.7 showed a round outline of 0.79 and 0.86.
 OUTLINED_TILE = True
 OUTLINED_DISC = 0.6
+#: ... nor a square whose tile outline is clearer than its round one by at least
+#: OUTLINE_OVER_DISC: a ring creature on a light tile (8182 and 8184, normal photos) showed a
+#: round outline of 0.61-0.69 under a square one of 0.79-0.81 and was taken for a white
+#: counter (a look-alike doubt between two); of 4,444 counters on the tuning photos of
+#: 2026-12-06 (1-8 and 41-48, 8167-8186; normal and hard) the two with a square outline over
+#: 0.7 (0.73, 0.75) showed rounder ones still (0.79, 0.86). Off -> on, the same models:
+#: 8167-8186 normal 0 / 46 / 482 -> 0 / 45 / 483 (one named right, the other a doubt between
+#: two tiles now), hard and tuning the same. None: OUTLINED_DISC alone.
+OUTLINE_OVER_DISC: float | None = 0.05
 #: ... and the mirror (ROUND_COUNTER): a counter whose face fits hardly better than a
 #: tile's ("counter or tile?") on a square showing a counter's round outline (at least
 #: ROUND_DISC) and hardly a tile's square one (under ROUND_OUTLINE) is named, not doubted
@@ -542,7 +551,8 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
         c1 = float("inf")  # no print at all: a patch of glare can pass for a disc
     if ev.disc[i] < DISC_SURE and _tile_face_fits(look, ev.tiles[i][0][2]):
         c1 = float("inf")  # a faint outline, and a tile's face fits as none fits a counter
-    if OUTLINED_TILE and ev.outline[i] >= TILE_OUTLINE and ev.disc[i] < OUTLINED_DISC:
+    if OUTLINED_TILE and ev.outline[i] >= TILE_OUTLINE and ev.disc[i] < _outlined_disc(
+            float(ev.outline[i])):
         c1 = float("inf")  # a tile's square outline, and no counter's strong round one
     # a square showing none of the sharp structure a tile brings holds no tile, however
     # poorly the bare board matches in its light (False when unmeasured: nan)
@@ -612,6 +622,14 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     if reading.doubt:
         reading.kind = "uncertain"
     return reading
+
+
+def _outlined_disc(outline: float) -> float:
+    """The round outline under which a square showing a tile's clear ``outline`` holds no
+    counter (OUTLINED_DISC, OUTLINE_OVER_DISC)."""
+    if OUTLINE_OVER_DISC is None:
+        return OUTLINED_DISC
+    return max(OUTLINED_DISC, outline - OUTLINE_OVER_DISC)
 
 
 def _name_tile(model: Model, ev: Evidence, i: int, reading: SquareReading) -> float:
