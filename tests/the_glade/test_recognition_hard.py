@@ -133,7 +133,9 @@ def test_a_round_outline_with_hardly_a_square_one_holds_no_tile(
         outline: float, disc: float, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """reader.ROUND_COUNTER: a counter whose best face fits hardly better than a tile's
     ("counter or tile?") shows a counter's round outline and hardly a tile's square one:
-    a counter. Off, the tie stands."""
+    a counter. Off, the tie stands. (COUNTER_NOT_TILE, which names such a counter by its
+    square outline alone, is off here.)"""
+    monkeypatch.setattr(reader, "COUNTER_NOT_TILE", None)
     ev = _square(0.0252, 0.0187, 0.49, 1.0, edge=False, outline=outline)
     ev.counters = {0: (0.016, 0.5, "green-double", "green-single", (0.0, 0.0))}
     ev.disc = np.array([disc])
@@ -144,6 +146,27 @@ def test_a_round_outline_with_hardly_a_square_one_holds_no_tile(
         assert r.name == "green-double"
     monkeypatch.setattr(reader, "ROUND_COUNTER", False)
     assert _judge(MODEL, ev, 0, "B4").kind == "uncertain"
+
+
+@pytest.mark.parametrize(("outline", "kind"), [
+    (0.081, "counter"),    # seen 8174 normal photo 11, C4: no tile shows so faint an outline
+    (0.34, "uncertain"),   # the faintest tile outline seen: the tie stands
+])
+def test_a_counter_with_hardly_a_square_outline_is_no_tile(
+        outline: float, kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """reader.COUNTER_NOT_TILE: a green counter on the green board, its face fitting hardly
+    better than a tile's and its round outline faint, shows hardly any square outline: no
+    tile. Off, the "counter or tile?" tie stands."""
+    ev = _square(0.0416, 0.0346, 0.65, 1.0, edge=False, outline=outline)
+    ev.counters = {0: (0.026, 0.5, "green-single", "green-double", (0.0, 0.0))}
+    ev.disc = np.array([0.437])
+    ev.tint = {0: (0.01, 0.05)}  # its colours a counter's, clearly
+    r = _judge(MODEL, ev, 0, "C4")
+    assert (r.kind, r.doubt) == (kind, "" if kind == "counter" else "which-kind")
+    if kind == "counter":
+        assert r.name == "green-single"
+    monkeypatch.setattr(reader, "COUNTER_NOT_TILE", None)
+    assert _judge(MODEL, ev, 0, "C4").doubt == "which-kind"
 
 
 @pytest.mark.parametrize("tint, kind", [

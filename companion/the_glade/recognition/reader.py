@@ -154,6 +154,16 @@ OUTLINE_OVER_DISC: float | None = 0.05
 ROUND_COUNTER = True
 ROUND_DISC = 0.45
 ROUND_OUTLINE = 0.45
+#: A square with a counter on it and hardly any tile's square outline (under
+#: COUNTER_NOT_TILE) holds no tile, whatever its round outline: of 34,940 tile squares on the
+#: tuning photos of 2026-12-06 (1-8 and 41-48, 8167-8186; normal and hard) none showed an
+#: outline under 0.34, while green counters on a green board (8174, normal photo 11) showed
+#: 0.08-0.15 and no strong round one (0.31-0.44), their faces fitting hardly better than a
+#: tile's ("counter or tile?"). Off -> on, the same models (wrong / uncertain / boards exactly
+#: right): 8167-8186 normal 0 / 45 / 483 -> 0 / 43 / 484, tuning hard 5 / 200 / 69 ->
+#: 5 / 199 / 69 (each named its true counter); 8167-8186 hard and tuning normal the same.
+#: None: off.
+COUNTER_NOT_TILE: float | None = 0.25
 #: A square read as empty but this much brighter than the bare board under the photo's
 #: light (evidence._brightness) is under glare strong enough to wash a pale tile's print
 #: away: the bare board and a washed-out tile then compare alike (both flat once each
@@ -558,7 +568,10 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     # poorly the bare board matches in its light (False when unmeasured: nan)
     bare = bool(ev.structure[i] < BARE_STRUCTURE)
     veiled = bare and _veiled_tile(float(ev.outline[i]), d1, float(ev.empty[i]))
-    kinds = {"empty": float(ev.empty[i]), "tile": float("inf") if bare else d1, "counter": c1}
+    no_tile = bare or (COUNTER_NOT_TILE is not None and np.isfinite(c1)
+                       and bool(ev.outline[i] < COUNTER_NOT_TILE))
+    kinds = {"empty": float(ev.empty[i]), "tile": float("inf") if no_tile else d1,
+             "counter": c1}
     ranked = sorted(kinds, key=kinds.get)
     kind, other = ranked[0], ranked[1]
     kd1, kd2 = kinds[kind], kinds[other]
