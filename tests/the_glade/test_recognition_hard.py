@@ -169,6 +169,18 @@ def test_a_counter_with_hardly_a_square_outline_is_no_tile(
     assert _judge(MODEL, ev, 0, "C4").doubt == "which-kind"
 
 
+def test_a_counter_far_ahead_of_every_tile_stays_sure() -> None:
+    """COUNTER_NOT_TILE judges only a near tie of counter and tile: a white counter fitting
+    25 times as closely as any tile (seen 8366 hard photo 6, F4), its colours near the bare
+    board's under glare, stays a sure counter rather than being weighed against the board."""
+    ev = _square(0.1652, 0.1347, 18.8, 1.0, edge=False, outline=0.203)
+    ev.counters = {0: (0.0046, 0.5, "white-single", "white-double", (0.0, 0.0))}
+    ev.disc = np.array([0.941])
+    ev.tint = {0: (0.0104, 0.0144)}
+    r = _judge(MODEL, ev, 0, "F4")
+    assert (r.kind, r.name, r.doubt) == ("counter", "white-single", "")
+
+
 @pytest.mark.parametrize("tint, kind", [
     ((0.0156, 0.0883), "uncertain"),  # tuning 46: a green counter on a green board, in shade
     ((0.0191, 0.0390), "uncertain"),  # tuning 8: the same under glare, its colours 0.49

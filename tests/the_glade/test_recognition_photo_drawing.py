@@ -400,9 +400,12 @@ def test_a_doubt_between_two_wrong_fruits_stays(table, monkeypatch) -> None:
         assert r.name == (name if out else a)
 
 
-def test_a_photo_whose_sure_tiles_the_drawings_contradict_settles_nothing(table) -> None:
+def test_a_photo_whose_sure_tiles_the_drawings_contradict_settles_nothing(table, monkeypatch
+                                                                          ) -> None:
     """The exam: sure tiles given another fruit's name (as a misread photo would) make the
-    drawings disagree with them, so the photo's doubts are left alone."""
+    drawings disagree with them, so the photo's doubts are left alone (but for a very clear
+    verdict, CLEAR_DESPITE_EXAM: off here)."""
+    monkeypatch.setattr(photo_drawing, "CLEAR_DESPITE_EXAM", False)
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
     readings = _doubt(table, square, name, _siblings(name)[0])
@@ -434,7 +437,9 @@ def test_one_sure_tile_the_exam_s_drawings_name_otherwise_clearly_is_the_one_wro
     """DISSENT: the exam failed by a single sure tile, the drawings naming another fruit
     as clearly as a doubt's other candidate must be named, the others all passing: that
     name is vetoed (here named the truth, VETO_NAMES) and the photo's doubts are settled.
-    Off, or with fewer marks than DISSENT_MIN, the exam fails and nothing is settled."""
+    Off, or with fewer marks than DISSENT_MIN, the exam fails and nothing is settled
+    (CLEAR_DESPITE_EXAM off)."""
+    monkeypatch.setattr(photo_drawing, "CLEAR_DESPITE_EXAM", False)
     readings, doubted, misread, truth = _one_misread(table)
     _settle(table, readings)
     r = next(x for x in readings if x.square == misread)
@@ -532,7 +537,8 @@ def test_a_doubt_between_two_leaves_on_the_wrong_fruit_is_not_settled(table, mon
 def test_exam_tiles_that_cannot_be_judged_are_replaced(table, monkeypatch) -> None:
     """EXAM_MORE: when the exam's chosen tiles cannot be drawn (here moved off the photo),
     the photo's other sure tiles sit the exam instead, and the doubt is settled; without
-    it too few are judged and nothing is."""
+    it too few are judged and nothing is (CLEAR_DESPITE_EXAM off)."""
+    monkeypatch.setattr(photo_drawing, "CLEAR_DESPITE_EXAM", False)
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
 
@@ -615,7 +621,8 @@ def test_a_photo_without_sure_tiles_settles_what_two_looks_agree_on(table, monke
                                                                     ) -> None:
     """FEW_SURE: with no sure tile to sit the exam, the drawings still settle a doubt
     whose first candidate they name (and close calls they name); switched off, a photo
-    with too few sure tiles settles nothing."""
+    with too few sure tiles settles nothing (CLEAR_DESPITE_EXAM off)."""
+    monkeypatch.setattr(photo_drawing, "CLEAR_DESPITE_EXAM", False)
     monkeypatch.setattr(photo_drawing, "FEW_SURE", True)
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
@@ -635,7 +642,8 @@ def test_a_photo_without_sure_tiles_settles_what_two_looks_agree_on(table, monke
 def test_without_sure_tiles_the_second_candidate_is_not_named(table, monkeypatch) -> None:
     """A photo sitting the exam with too few sure tiles settles only what two looks agree
     on: a verdict for the doubt's second candidate, however clear, leaves it (OTHER is
-    for photos that passed the exam)."""
+    for photos that passed the exam; CLEAR_DESPITE_EXAM, off here, names it)."""
+    monkeypatch.setattr(photo_drawing, "CLEAR_DESPITE_EXAM", False)
     monkeypatch.setattr(photo_drawing, "FEW_SURE", True)
     square = _tiles(table, 2)[1]
     name = table.truth["forest"]["tiles"][square]
@@ -985,3 +993,36 @@ def test_a_leaf_mostly_clipped_by_glare_is_judged_on_the_rest(monkeypatch) -> No
     got = {r.square: r for r in squares}
     assert (got["F6"].kind, got["F6"].name) == ("tile", "mouse/hazelnut/maple")
     assert misread(squares, truth) == []
+
+
+def test_a_very_clear_verdict_settles_its_doubt_whatever_the_exam(table, monkeypatch
+                                                                  ) -> None:
+    """CLEAR_DESPITE_EXAM: in a photo whose exam failed (its sure tiles misnamed) a doubt
+    whose drawings name one of its own candidates at CLEAR_Z on a tile aligned to CLEAR_ECC
+    is settled to it; under CLEAR_Z it is left, and a clear verdict for a face that is
+    neither candidate (here the doubt's two are both wrong fruits) never settles so."""
+    square = _tiles(table, 2)[1]
+    name = table.truth["forest"]["tiles"][square]
+
+    def contradicted(first: str, second: str) -> list[SquareReading]:
+        readings = _doubt(table, square, first, second)
+        for r in readings:
+            if r.kind == "tile" and r.square != square:
+                r.name = _siblings(r.name)[0]
+        return readings
+
+    readings = contradicted(name, _siblings(name)[0])
+    out = _settle(table, readings)
+    i = next(k for k, r in enumerate(readings) if r.square == square)
+    assert readings[i].distances["photo_exam"] == 0.0  # the exam failed
+    assert out[i].z >= photo_drawing.CLEAR_Z and out[i].ecc >= photo_drawing.CLEAR_ECC
+    assert (readings[i].kind, readings[i].name) == ("tile", name)
+    monkeypatch.setattr(photo_drawing, "CLEAR_Z", out[i].z + 1)
+    readings = contradicted(name, _siblings(name)[0])
+    _settle(table, readings)
+    assert readings[i].kind == "uncertain"
+    monkeypatch.setattr(photo_drawing, "CLEAR_Z", 12.0)
+    wrong = _siblings(name)
+    readings = contradicted(wrong[0], wrong[1])
+    out = _settle(table, readings)
+    assert out[i].winner == name and readings[i].kind == "uncertain"

@@ -327,6 +327,18 @@ EXAM_MORE = True
 #: doubts (121, 198, 287 normal, side by side, load 6-7): median 0.475 -> 0.503 s, 90th
 #: percentile 0.799 -> 0.839 s.
 FEW_SURE = True
+#: A doubt whose drawings name one of its own candidates very clearly (z at least CLEAR_Z, the
+#: tile aligned to CLEAR_ECC, drawn clearly) is settled even in a photo whose exam failed or
+#: had too few marks (its leaf, fruit and creature checks still held). Seen on the hard photos
+#: of 2026-12-06 (tuning 1-8, 41-48 and 8167-8186, 8 of a 7x7 board each): every verdict so
+#: clear in such a photo named the truth (5 fruit look-alike doubts), while the drawings' wrong
+#: winners at z 12 and more all lay on tiles aligned under 0.81. Off -> on, the same models
+#: (wrong / uncertain / boards exactly right): 8167-8186 hard 16 / 229 / 86 -> 16 / 223 / 86,
+#: tuning hard 5 / 199 / 69 -> 5 / 197 / 69 (each settled to its true name; poor photos' close
+#: calls among them); normal photos the same.
+CLEAR_DESPITE_EXAM = True
+CLEAR_Z = 12.0
+CLEAR_ECC = 0.95
 #: When the photo has too few sure tiles to find its blur (BLUR_TILES) or its softening of
 #: tiny print (SOFTEN_TILES judged), its doubts make up the number: a poor photo's close
 #: calls by their name, then look-alike doubts by their first candidate (for the blur: a
@@ -1067,7 +1079,8 @@ def settle(model: Model, board: BoardModel, homography: np.ndarray, image: np.nd
             continue
         least_ecc = GLARE_ECC if r.doubt == GLARE_DOUBT else MIN_ECC
         veiled = "veiled_leaf" in r.distances
-        settled = passed and _names(verdict, candidates, least_ecc, few) and all(
+        settled = ((passed and _names(verdict, candidates, least_ecc, few))
+                   or _clear_despite_exam(verdict, candidates, passed and not few)) and all(
             _holds(model, board, homography, photo, r, verdict.winner, rivals)
             for rivals in _checks(verdict.winner, r.season, candidates, group, faces, veiled))
         if settled and veiled:
@@ -1125,6 +1138,15 @@ def _names(verdict: PhotoVerdict, candidates: tuple[str, ...], least_ecc: float,
     own = (FIRST_CLEAR and first) or (SECOND and verdict.winner in candidates[1:2])
     return own and clear and (_drawn_clearly(verdict, min(least_ecc, LOOSE_ECC))
                               or (BEYOND and _drawn_clearly(verdict, OTHER_ECC, BEYOND_LEAN)))
+
+
+def _clear_despite_exam(verdict: PhotoVerdict, candidates: tuple[str, ...], passed: bool
+                        ) -> bool:
+    """Whether ``verdict`` names one of the doubt's own ``candidates`` so clearly (z at least
+    CLEAR_Z on a tile aligned to CLEAR_ECC, drawn clearly) that it does so in a photo whose
+    exam failed or had too few marks (``passed``: it passed on enough)."""
+    return (CLEAR_DESPITE_EXAM and not passed and verdict.winner in candidates
+            and verdict.z >= CLEAR_Z and _drawn_clearly(verdict, CLEAR_ECC))
 
 
 def _drawn_clearly(verdict: PhotoVerdict, least_ecc: float, most_lean: float | None = None

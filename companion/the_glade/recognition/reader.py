@@ -162,7 +162,9 @@ ROUND_OUTLINE = 0.45
 #: tile's ("counter or tile?"). Off -> on, the same models (wrong / uncertain / boards exactly
 #: right): 8167-8186 normal 0 / 45 / 483 -> 0 / 43 / 484, tuning hard 5 / 200 / 69 ->
 #: 5 / 199 / 69 (each named its true counter); 8167-8186 hard and tuning normal the same.
-#: None: off.
+#: Only such a near tie is so judged: taking the tile out of a white counter's ranking far
+#: ahead of it (8366, hard photo 6, F4: 0.005 against 0.13) left it weighed against the bare
+#: board's colours, a doubt ("counter or empty?"). None: off.
 COUNTER_NOT_TILE: float | None = 0.25
 #: A square read as empty but this much brighter than the bare board under the photo's
 #: light (evidence._brightness) is under glare strong enough to wash a pale tile's print
@@ -568,8 +570,7 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     # poorly the bare board matches in its light (False when unmeasured: nan)
     bare = bool(ev.structure[i] < BARE_STRUCTURE)
     veiled = bare and _veiled_tile(float(ev.outline[i]), d1, float(ev.empty[i]))
-    no_tile = bare or (COUNTER_NOT_TILE is not None and np.isfinite(c1)
-                       and bool(ev.outline[i] < COUNTER_NOT_TILE))
+    no_tile = bare or _counter_not_tile(c1, d1, float(ev.outline[i]), float(ev.sat[i]))
     kinds = {"empty": float(ev.empty[i]), "tile": float("inf") if no_tile else d1,
              "counter": c1}
     ranked = sorted(kinds, key=kinds.get)
@@ -635,6 +636,17 @@ def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
     if reading.doubt:
         reading.kind = "uncertain"
     return reading
+
+
+def _counter_not_tile(counter: float, tile: float, outline: float, sat: float) -> bool:
+    """COUNTER_NOT_TILE: whether a square whose best counter and tile faces fit it
+    ``counter`` and ``tile`` (a near tie: "counter or tile?" by KIND_RATIO) holds no tile,
+    showing almost no square ``outline``. A counter far ahead of every tile is left as it is:
+    taking the tile out would weigh it against the bare board's colours instead."""
+    if COUNTER_NOT_TILE is None or not (np.isfinite(counter) and np.isfinite(tile)):
+        return False
+    tie = min(counter, tile) / max(counter, tile, 1e-9) > KIND_RATIO / (1 + sat)
+    return tie and outline < COUNTER_NOT_TILE
 
 
 def _outlined_disc(outline: float) -> float:
