@@ -1017,11 +1017,11 @@ def test_a_very_clear_verdict_settles_its_doubt_whatever_the_exam(table, monkeyp
     assert readings[i].distances["photo_exam"] == 0.0  # the exam failed
     assert out[i].z >= photo_drawing.CLEAR_Z and out[i].ecc >= photo_drawing.CLEAR_ECC
     assert (readings[i].kind, readings[i].name) == ("tile", name)
-    monkeypatch.setattr(photo_drawing, "CLEAR_Z", out[i].z + 1)
-    readings = contradicted(name, _siblings(name)[0])
-    _settle(table, readings)
+    with monkeypatch.context() as m:
+        m.setattr(photo_drawing, "CLEAR_Z", out[i].z + 1)
+        readings = contradicted(name, _siblings(name)[0])
+        _settle(table, readings)
     assert readings[i].kind == "uncertain"
-    monkeypatch.setattr(photo_drawing, "CLEAR_Z", 12.0)
     wrong = _siblings(name)
     readings = contradicted(wrong[0], wrong[1])
     out = _settle(table, readings)

@@ -55,12 +55,12 @@ SIDE = 0.5
 #: of tuning families 1-8 and 41-48 (20 normal photos of a 7x7 board and 6 of an 8x8 each, 8
 #: hard of a 7x7) and 8167-8186 (the same counts): of 50 bare-like doubts on tiles (a closer
 #: look had judged each), the 14 wrong names' closer looks came to at most 2.09 (a hard photo,
-#: in shade) and 1.98 outside shade, while 14 of the 36 right ones came over 2.5 (most of
-#: them in shade, or with no face fitting under MAX_DISTANCE: left as before); soft patches of light
-#: crossing a tile lower its outline to 0.52-0.66 where the print is plain. Off -> on, the same
-#: models (wrong / uncertain / boards exactly right): 8167-8186 normal 0 / 47 / 481 ->
-#: 0 / 46 / 482, hard 16 / 230 / 86 -> 16 / 229 / 86 (each settled to its true name); tuning
-#: the same. None: off.
+#: in shade) and 1.98 outside shade, while 14 of the 36 right ones came over 2.5 (all but two
+#: of them in shade, their two looks naming different faces, or no face fitting under
+#: MAX_DISTANCE: left as before); soft patches of light crossing a tile lower its outline to
+#: 0.52-0.66 where the print is plain. Off -> on, the same models (wrong / uncertain / boards
+#: exactly right): 8167-8186 normal 0 / 47 / 481 -> 0 / 46 / 482, hard 16 / 230 / 86 ->
+#: 16 / 229 / 86 (each settled to its true name); tuning the same. None: off.
 CLEAR: float | None = 2.5
 FAINT_OUTLINE = 0.5
 
