@@ -134,9 +134,15 @@ UNVEIL_FIT = 0.2
 #: and 1.22): each refused its game as a doubt on nothing with GLARE_STANDS 10; on tuning
 #: families 41-90 (15 store photos each) no place left unnamed, counter or not, stands 8-10
 #: with a hue under 1 (the counters left unnamed there: hue 4.4 and more).
+#: A glare spot may keep a faint hue of the table's light (up to GLARE_HUE): the soft spot
+#: on a tan table of game family 7464 (seen: stands 15.9, hue 1.2, detail 1.37) and one on
+#: tuning family 66 (19.3, 1.24, 1.3) were doubts on nothing; on tuning store photos no
+#: counter standing 6 or more had a hue under 1.6 (families 41-90 and the faded counters
+#: of families 41-70).
 USE_GLARE = True
 GLARE_STANDS = 8.0
 GLARE_TINT = 1.0
+GLARE_HUE = 1.5
 GLARE_DETAIL = 2.5
 #: A place with no hue of its own (below BLAND_TINT), no sharp print or rim (fine detail
 #: measured and below BLAND_DETAIL) and no counter's drawing (beyond BLAND_SHAPE) is the
@@ -353,6 +359,43 @@ COLOUR_RIVAL = 1.2
 #: rival's). On tuning photos as drawn no naming meets the colour check (the named face's
 #: drawing fitted at most 1.01 times the best), so only faded or washed counters change.
 USE_OWN_DRAWING = True
+#: A counter's rim is round: on a ring of a counter's radius the colour gradient runs
+#: across the ring (radially) far more than along it, where the table's grain, its
+#: streaks and a plain patch show no more of one than of the other (:func:`_rim`: the
+#: radial share, 0.5 for gradients of no direction or one straight across, 1 for a round
+#: outline). A place that would be a doubt is the table's own (USE_RIM) when its rim is
+#: no rounder than the grain's (below NO_RIM) and it shows no clear sign of a thing (its
+#: drawing within SURE_SHAPE, a hue of TINT_THING, a detail of DETAIL_THING), or when it is
+#: only a little rounder (below WEAK_RIM) with no hue of its own at all (GLARE_TINT) and
+#: hardly any sharp detail (RIMLESS_DETAIL). Whole games' stores of game families
+#: 7461-7465 (run fresh for issue #25, 6 December night: a store refused a game in each,
+#: then looked at) showed doubts on nothing with rims of 0.44-0.45 (the streaks of a
+#: streaky table, printed 17.5-23.7 and outlined 3.3-3.6 by them; a red table's grain of
+#: hue 3.1) and 0.53-0.55 (a plain pink table fitting a face at 0.15, hue 0.5, detail
+#: 1.2-1.3). On tuning store photos (families 41-90, 15 each: 4,342 counters with the
+#: faded ones below, 4,627 places set aside as the table) every counter's rim was 0.648 or
+#: more (the leaf match counters' busy print at the edge: 1% under 0.725), every doubt on a
+#: counter 0.74 or more; counters faded to 30% of their contrast (families 41-70, 8 each,
+#: as test_store_faded fades them) down to 0.531, and those under 0.7 kept a hue of 0.98 or
+#: a detail of 1.76 at least. Neither rule touches any counter there, named or not; the
+#: second sets aside 4 of the 6 doubts on nothing (rims 0.58-0.70, hue 0.34-0.74, detail
+#: 1.1-1.31), the first none (the tuning photos' doubts on nothing all had rims over 0.58).
+USE_RIM = True
+NO_RIM = 0.5
+WEAK_RIM = 0.7
+RIMLESS_DETAIL = 1.5
+#: A counter's print and rim have edges every way; the table's streaks, the board's edge
+#: and a shadow's edge run one way. A place that would be a doubt whose colour gradient
+#: over a counter's disc runs one way (:func:`_one_way`: the structure tensor's
+#: coherence, 0 for edges every way, 1 for one way only) by STREAKS or more is the
+#: table's own (USE_STREAKS), unless it shows a clear sign of a thing as above. The two
+#: streaky tables of game families 7463 and 7465 gave 0.976 and 0.987; on tuning store
+#: photos counters gave 0.553 at most (99% under 0.32), counters faded to 30% of their
+#: contrast 0.603, the places set aside as the table 0.865 in the median; of the doubts on
+#: nothing there, it sets aside two (0.79-0.80: a streak, and a place fitting a plain
+#: face at 0.11 that every faded photo of family 54 shows).
+USE_STREAKS = True
+STREAKS = 0.75
 
 
 @dataclass
@@ -478,11 +521,11 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
     if not len(centres) and not len(rings):
         return things
     sm = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
-    cgrad = np.sqrt(cv2.Sobel(sm, cv2.CV_32F, 1, 0) ** 2 + cv2.Sobel(sm, cv2.CV_32F, 0, 1) ** 2
-                    ).sum(axis=2)
+    gx, gy = cv2.Sobel(sm, cv2.CV_32F, 1, 0), cv2.Sobel(sm, cv2.CV_32F, 0, 1)
+    cgrad = np.sqrt(gx ** 2 + gy ** 2).sum(axis=2)
     look = _Look(glade, view.shape[:2], prepared,
                  cv2.GaussianBlur(view.astype(np.float32), (0, 0), SMOOTH), cgrad,
-                 float(np.median(cgrad)) + 2.0, scale, box, detail / detail_grain,
+                 float(np.median(cgrad)) + 2.0, scale, box, detail / detail_grain, gx, gy,
                  dropped=[] if dropped is None else dropped)
     kept: list[tuple[float, float]] = []
     things += look.judge(centres, stands, tints, kept)
@@ -576,6 +619,8 @@ class _Look:
     scale: float
     box: tuple[float, float, float, float]
     sharp: np.ndarray                # each pixel's fine detail over the table's (median)
+    grad_x: np.ndarray               # the smoothed view's gradient across, colour by colour
+    grad_y: np.ndarray               # ... and down (a rim's direction: :func:`_rim`)
     doubts: list[tuple[float, float]] = field(default_factory=list)  # unnamed things kept
     dropped: list[StoreThing] = field(default_factory=list)  # places set aside as nothing
 
@@ -633,6 +678,8 @@ class _Look:
             at = (round(cy), round(cx))
             thing, named = self._describe(f, float(stands[at]), float(tints[at]),
                                           self._detail(x, y, kept))
+            thing.distances["rim"] = round(_rim(self.grad_x, self.grad_y, (x, y)), 3)
+            thing.distances["one_way"] = round(_one_way(self.grad_x, self.grad_y, (x, y)), 3)
             if ring:
                 if not (named and thing.distances["fit"] <= RING_NAME_FIT):
                     continue  # as before the ring cue: no place of another cue, no thing
@@ -647,9 +694,12 @@ class _Look:
                 veiled = self._unveil(f, stands, tints, kept, apart) if USE_UNVEIL else None
                 if veiled is not None:
                     thing, (x, y) = veiled
-                elif why := ("glare" if _glare(thing) else "bland" if _bland(thing) else ""):
+                elif why := ("glare" if _glare(thing) else "bland" if _bland(thing)
+                             else "no rim" if _rimless(thing)
+                             else "streaks" if _streaky(thing) else ""):
                     self._drop(thing, why)
-                    continue  # a glare spot, or the table's own: of its hue, smooth
+                    continue  # a glare spot, or the table's own: of its hue, smooth,
+                    # with no counter's round rim, or streaked one way
                 else:
                     thing.name, thing.match = None, None
                     self.doubts.append((x, y))
@@ -837,11 +887,33 @@ def _surely_table(thing: StoreThing) -> bool:
 
 def _glare(thing: StoreThing) -> bool:
     """Whether an unnamed place is a glare spot (USE_GLARE): it stands out from the table
-    strongly (GLARE_STANDS) yet differs from it in no hue (GLARE_TINT) and has no sharp
-    print or rim (GLARE_DETAIL)."""
+    strongly (GLARE_STANDS) yet differs from it in hardly any hue (GLARE_HUE) and has no
+    sharp print or rim (GLARE_DETAIL)."""
     s = thing.distances
-    return (USE_GLARE and s["stands"] >= GLARE_STANDS and s["tint"] < GLARE_TINT
+    return (USE_GLARE and s["stands"] >= GLARE_STANDS and s["tint"] < GLARE_HUE
             and s.get("detail", 0.0) < GLARE_DETAIL)
+
+
+def _rimless(thing: StoreThing) -> bool:
+    """Whether an unnamed place shows no counter's round rim (USE_RIM): its rim's radial
+    share (``rim``, :func:`_rim`) no more than the table's grain gives, with no clear sign
+    of a thing; or a little more, with no hue of its own and hardly any sharp detail."""
+    s = thing.distances
+    rim = s.get("rim", 1.0)
+    if not USE_RIM or s["shape"] <= SURE_SHAPE:
+        return False
+    return ((rim < NO_RIM and not _tinted(thing) and not _detailed(thing))
+            or (rim < WEAK_RIM and s["tint"] < GLARE_TINT
+                and s.get("detail", 0.0) < RIMLESS_DETAIL))
+
+
+def _streaky(thing: StoreThing) -> bool:
+    """Whether an unnamed place's edges run one way (USE_STREAKS: ``one_way``, see
+    :func:`_one_way`, of STREAKS or more) with no clear sign of a thing: the table's
+    streaks, the board's edge or a shadow's."""
+    s = thing.distances
+    return (USE_STREAKS and s.get("one_way", 0.0) >= STREAKS and s["shape"] > SURE_SHAPE
+            and not _tinted(thing) and not _detailed(thing))
 
 
 def _bland(thing: StoreThing) -> bool:
@@ -905,6 +977,50 @@ def _ring_edge(grad: np.ndarray, centre: np.ndarray, radius: float) -> float:
         ys = np.clip(np.round(centre[1] + r * np.sin(a)).astype(int), 0, grad.shape[0] - 1)
         best = max(best, float(grad[ys, xs].mean()))
     return best
+
+
+def _rim(grad_x: np.ndarray, grad_y: np.ndarray, centre: tuple[float, float]) -> float:
+    """How round the outline is on a ring of a counter's radius round ``centre`` (working
+    px): the share of the colour gradient that runs across the ring (radially), taking at
+    each of 48 angles the radius (as :func:`_ring_edge`) where it runs most across. A
+    counter's rim gives 0.8-0.95; the table's grain, streaks or a plain patch about 0.5
+    (a little more, as the best of three radii is taken)."""
+    a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    cos, sin = np.cos(a)[:, None], np.sin(a)[:, None]
+    h, w = grad_x.shape[:2]
+    across = np.zeros(48)
+    along = np.zeros(48)
+    radius = WORK_COUNTER / 2
+    for r in (radius - 1.5, radius - 0.5, radius + 0.5):
+        xs = np.clip(np.round(centre[0] + r * np.cos(a)).astype(int), 0, w - 1)
+        ys = np.clip(np.round(centre[1] + r * np.sin(a)).astype(int), 0, h - 1)
+        gx, gy = grad_x[ys, xs], grad_y[ys, xs]
+        radial = np.abs(gx * cos + gy * sin).sum(axis=1)
+        tangent = np.abs(gy * cos - gx * sin).sum(axis=1)
+        more = radial > across
+        across = np.where(more, radial, across)
+        along = np.where(more, tangent, along)
+    total = float(across.sum() + along.sum())
+    return float(across.sum()) / total if total > 1e-6 else 0.5
+
+
+def _one_way(grad_x: np.ndarray, grad_y: np.ndarray, centre: tuple[float, float]) -> float:
+    """How much the colour gradient over a counter's disc round ``centre`` (working px, a
+    pixel beyond the rim) runs one way: the coherence of its structure tensor, 0 when
+    edges run every way (a counter's print and round rim), 1 when they all run one way
+    (a table's streaks, a straight edge)."""
+    radius = WORK_COUNTER / 2 + 1
+    h, w = grad_x.shape[:2]
+    x0, x1 = max(int(centre[0] - radius), 0), min(int(centre[0] + radius) + 2, w)
+    y0, y1 = max(int(centre[1] - radius), 0), min(int(centre[1] + radius) + 2, h)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius
+    gx, gy = grad_x[y0:y1, x0:x1][inside], grad_y[y0:y1, x0:x1][inside]
+    jxx, jyy, jxy = float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum())
+    trace = jxx + jyy
+    return float(np.hypot(jxx - jyy, 2 * jxy) / trace) if trace > 1e-6 else 0.0
 
 
 def _peaks(cover: np.ndarray, least: float, apart: float) -> np.ndarray:
