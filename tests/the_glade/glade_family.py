@@ -3,11 +3,13 @@ the glade board and the stores on art the recogniser never saw before the test."
 
 from __future__ import annotations
 
+import random
 from types import SimpleNamespace
 
 import cv2
 import numpy as np
 
+from companion.the_glade.playout import deal, play_game
 from companion.the_glade.recognition.families import FamilyArt
 from companion.the_glade.recognition.glade_model import GladeModel, build_glade_model
 from companion.the_glade.recognition.glade_pack import GladePack
@@ -19,6 +21,7 @@ from companion.the_glade.recognition.glade_sim import (
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
 from companion.the_glade.recognition.store import StoreReading, _Look, read_store
+from companion.the_glade.state_file import dump_state
 from companion.vision.sim import Camera, Degradations
 
 
@@ -132,3 +135,24 @@ def fake_look(names: list[str], matches: list[dict | None], pair: float) -> _Loo
     look.box = (0.0, 0.0, 80.0, 80.0)
     look.fine = None
     return look
+
+
+def game_forest_photo(pack: Pack, glade: GladePack, family: int, game: int, player: int
+                      ) -> tuple[np.ndarray, dict, dict]:
+    """The forest photo (with its store) of ``player`` in game ``game`` of game family
+    ``family``, drawn as the #25 games benchmark draws it (benchmarks/the_glade_glade.py,
+    games_part: the basic game), its truth, and the player as the finished game's state
+    holds them."""
+    rnd = random.Random(family)
+    for _ in range(game + 1):
+        n = rnd.randint(2, 4)
+        names = ["Ana", "Ben", "Cleo", "Dev"][:n]
+        dealt, bag = deal(list(zip(names, STORE_COLOURS[:n], strict=True)), rnd,
+                          variant="basic")
+        state = dump_state(play_game(dealt, bag, rnd))
+    p = state["players"][player]
+    forest = {"board": state["board"], "forest": {"tiles": p["forest"]["tiles"],
+                                                  "counters": dict(p["forest"]["counters"])}}
+    photo, truth = render_forest_photo(pack, glade, forest, p["store"], [],
+                                       family * 100 + game * 10 + player + 1)
+    return photo, truth, p

@@ -8,20 +8,15 @@ each fails on the code before), and is read exactly with them."""
 
 from __future__ import annotations
 
-import random
-
 import cv2
 import numpy as np
 import pytest
-from glade_family import STORE_COLOURS, benchmark_store_photo, glade_family
+from glade_family import benchmark_store_photo, game_forest_photo, glade_family
 
-from companion.the_glade.playout import deal, play_game
 from companion.the_glade.recognition import store
 from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import TUNING_FAMILIES
 from companion.the_glade.recognition.glade_model import WORK_COUNTER
-from companion.the_glade.recognition.glade_sim import render_forest_photo
-from companion.the_glade.state_file import dump_state
 
 
 def _gradients(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -85,25 +80,6 @@ def test_bare_table_without_a_rim_is_no_doubt(monkeypatch, family: int, photo: i
     assert off["store"] == truth["store"] and off["store_uncertain"] == 1
 
 
-def _game_store_photo(family: int, game: int, player: int):
-    """The forest photo of ``player`` in game ``game`` of game family ``family``, drawn as
-    the #25 games benchmark draws it (benchmarks/the_glade_glade.py, games_part)."""
-    pack, glade, model = glade_family(family)
-    rnd = random.Random(family)
-    for _ in range(game + 1):
-        n = rnd.randint(2, 4)
-        names = ["Ana", "Ben", "Cleo", "Dev"][:n]
-        dealt, bag = deal(list(zip(names, STORE_COLOURS[:n], strict=True)), rnd,
-                          variant="basic")
-        state = dump_state(play_game(dealt, bag, rnd))
-    p = state["players"][player]
-    forest = {"board": state["board"], "forest": {"tiles": p["forest"]["tiles"],
-                                                  "counters": dict(p["forest"]["counters"])}}
-    photo, truth = render_forest_photo(pack, glade, forest, p["store"], [],
-                                       family * 100 + game * 10 + player + 1)
-    return pack, model, photo, truth
-
-
 @pytest.mark.parametrize(("family", "game", "player", "rules"), [
     # a streaky table's streaks (print 23.7, outline 3.6): edges one way 0.97
     (7463, 3, 0, ("USE_STREAKS",)),
@@ -117,7 +93,8 @@ def _game_store_photo(family: int, game: int, player: int):
 def test_a_whole_games_store_on_bare_table_is_read_exactly(
         monkeypatch, family: int, game: int, player: int, rules: tuple[str, ...]) -> None:
     assert family in TUNING_FAMILIES
-    pack, model, photo, truth = _game_store_photo(family, game, player)
+    pack, glade, model = glade_family(family)
+    photo, truth, _ = game_forest_photo(pack, glade, family, game, player)
     assert _exact(_read(pack, model, photo, truth), truth)
     for rule in rules:
         monkeypatch.setattr(store, rule, False)

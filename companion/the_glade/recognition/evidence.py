@@ -104,6 +104,17 @@ SHORTLIST = 8  # names kept from the coarse pass for the fine one
 #: mouse under a squirrel's two fruits).
 RERANKED = 5
 LOOKED_AT = 3
+#: Share of a square's pixels washed out by glare (clipped) over which its tile's name
+#: stands only when a closer look vouches for it (the reader's "glare" doubt,
+#: reader._legible_through_glare).
+SATURATED = 0.3
+#: Such a square is looked at closer whatever its first look (WASHED_LOOK): the closer look
+#: is made only for close calls, so a washed-out tile whose first look was firm had none,
+#: and was a "glare" doubt however plain its print. Whole games of game families 7474-7478
+#: (run fresh for issue #25, then looked at): two of the six "glare" doubts were such tiles,
+#: their first looks naming them right at z over REFINE_Z, their prints plain in the photo;
+#: on normal photos of tuning families 8167-8186, two of five.
+WASHED_LOOK = True
 
 #: One tile face's fit: (distance, template index, name).
 Fit = tuple[float, int, str]
@@ -190,7 +201,8 @@ def gather(model: Model, board: BoardModel, view: np.ndarray, fine: np.ndarray,
     outline, tile_at, which, angled = posed()
     tile_angle = np.array([ANGLES[k] for k in which])
     fine_angle = angled if FINE_ANGLE else None
-    tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside)
+    tiles, close, patches = _first_look(cache, tset, smooth, tile_at, tile_angle, tside,
+                                        white > SATURATED if WASHED_LOOK else None)
     bright = _brightness(view, ref, gain, centres)
     tiled = _usual_tiles(structure, tiles, empty)
     light = _over_usual_tile(bright, tiled)
@@ -419,11 +431,12 @@ def _structure(model: Model, cache: Cache, board: BoardModel, tset: Templates,
 
 
 def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarray,
-                angle: np.ndarray, tside: float
+                angle: np.ndarray, tside: float, washed: np.ndarray | None = None
                 ) -> tuple[list[tuple[Fit, Fit]], list[tuple[int, list[str]]], np.ndarray]:
     """Each square's best two tile faces: a shortlist of names from small patches, then
     every face of those names; the close calls (square, its best RERANKED names) that
-    deserve a closer look; and the patches compared (a row a square, as the templates)."""
+    deserve a closer look, with every square ``washed`` out by glare (WASHED_LOOK); and the
+    patches compared (a row a square, as the templates)."""
     vecs = describe(cut_many(smooth, at * FINE, -angle, tside, TILE_PATCH))
     coarse = hazy_distances(coarse_patches(vecs, TILE_PATCH), tset.coarse,
                             sums=tset.coarse_sums)
@@ -446,7 +459,8 @@ def _first_look(cache: Cache, tset: Templates, smooth: np.ndarray, at: np.ndarra
         per.sort()
         gap = template_gap(tset.full, per[0][1], per[1][1])
         if (per[1][0] - per[0][0] < REFINE_BELOW * gap
-                or misfit_z(per[0][0], per[1][0], gap) < REFINE_Z):
+                or misfit_z(per[0][0], per[1][0], gap) < REFINE_Z
+                or (washed is not None and bool(washed[i]))):
             close.append((i, [p[2] for p in per[:RERANKED]]))
         tiles.append((per[0], per[1]))
     return tiles, close, vecs

@@ -44,6 +44,7 @@ from companion.the_glade.recognition.close_calls import (
 )
 from companion.the_glade.recognition.evidence import (
     PAD,
+    SATURATED,
     Evidence,
     colours_say_counter,
     gather,
@@ -68,7 +69,6 @@ from companion.vision.board import (
     rectify,
 )
 
-SATURATED = 0.3      # share of washed-out pixels that makes a square unreadable
 # decision thresholds (tuned on the sample styles 1 and 3 only)
 NAME_MARGIN = 0.1    # (second - best) / (gap between their templates) below this: not sure
 NAME_Z = 1.0         # the same in units of the photo's misfit
