@@ -38,7 +38,9 @@ one face fairly well and clearly better than the others, or clearly one of two l
 by the pair comparison (a faint counter, dark on dark wood, has little outline or print;
 the table's grain fits the plain faces all alike), or it has both some hue of its own and
 some sharp detail (a counter faded towards the table's colour); a place with none of these
-is surely the table's grain, glare or a shadow. A face is named only if its drawing,
+is surely the table's grain, glare or a shadow, and so is a place with no counter's round
+rim or whose edges all run one way (streaks), unless its drawing, hue or sharp detail
+clearly say a thing lies there. A face is named only if its drawing,
 colours aside, fits about as well as any other face's, or its own colours (each channel's
 mean left out) say it clearly against the face whose drawing fits best: a counter faded or
 washed towards the table's colour fitted its look-alike best. The print is measured in
@@ -136,9 +138,11 @@ UNVEIL_FIT = 0.2
 #: with a hue under 1 (the counters left unnamed there: hue 4.4 and more).
 #: A glare spot may keep a faint hue of the table's light (up to GLARE_HUE): the soft spot
 #: on a tan table of game family 7464 (seen: stands 15.9, hue 1.2, detail 1.37) and one on
-#: tuning family 66 (19.3, 1.24, 1.3) were doubts on nothing; on tuning store photos no
-#: counter standing 6 or more had a hue under 1.6 (families 41-90 and the faded counters
-#: of families 41-70).
+#: tuning family 66 (19.3, 1.24, 1.3) were doubts on nothing; on tuning store photos
+#: (families 41-90, and the counters of families 41-70 faded to 30% of their contrast) no
+#: counter standing GLARE_STANDS or more had a hue under 2 with a detail under
+#: GLARE_DETAIL (faded counters standing 6.1-6.6 had hues down to 1.18: they stand too
+#: little to be taken for glare).
 USE_GLARE = True
 GLARE_STANDS = 8.0
 GLARE_TINT = 1.0
@@ -983,8 +987,9 @@ def _rim(grad_x: np.ndarray, grad_y: np.ndarray, centre: tuple[float, float]) ->
     """How round the outline is on a ring of a counter's radius round ``centre`` (working
     px): the share of the colour gradient that runs across the ring (radially), taking at
     each of 48 angles the radius (as :func:`_ring_edge`) where it runs most across. A
-    counter's rim gives 0.8-0.95; the table's grain, streaks or a plain patch about 0.5
-    (a little more, as the best of three radii is taken)."""
+    counter's rim gives 0.8-0.95 mostly (0.65 at least on the tuning photos); the table's
+    grain, streaks or a plain patch about 0.5 (a little more, as the best of three radii
+    is taken)."""
     a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
     cos, sin = np.cos(a)[:, None], np.sin(a)[:, None]
     h, w = grad_x.shape[:2]
