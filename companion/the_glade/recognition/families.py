@@ -102,7 +102,9 @@ from companion.the_glade.recognition.art import _SS, SampleArt, _blob, _poly, _s
 #: for issue #25, 6 December night: a store refused a game in each, more than on any set
 #: since 7265-7274, so their store doubts were looked at, 7 December); game families
 #: 7474-7478 (whole games run fresh for issue #25, 7 December: forest squares refused 8
-#: of their 20 games, so those doubts were looked at).
+#: of their 20 games, so those doubts were looked at); game families 7488, 7489 and 7491
+#: (whole games run fresh for issue #25, 7 December: the glade board refused a game in
+#: each, so those spaces were looked at).
 #: Since the legibility rule below (97e0429) 90 of these families draw other fruit than
 #: what was looked at then (``FamilyArt(f, legible=False)`` draws that art); they stay
 #: tuning families all the same.
@@ -111,7 +113,8 @@ TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034
                    7343, 8030, 8035, 8036, 8042, 8043, 8054, 8059, 8066, 8068, 8069,
                    730520, *range(8060, 8065), *range(8085, 8095), *range(8105, 8115),
                    *range(8167, 8247), *range(7215, 7225), *range(7265, 7275), 7344, 8306, 8319,
-                   7451, 8366, *range(7461, 7466), *range(7474, 7479))
+                   7451, 8366, *range(7461, 7466), *range(7474, 7479),
+                   7488, 7489, 7491)
 HELD_OUT_FROM = 1000
 
 #: Legibility of the fruit (the one icon look-alike tiles differ by). The issue's premise is
