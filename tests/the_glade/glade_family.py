@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from companion.the_glade.playout import deal, play_game
+from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import FamilyArt
 from companion.the_glade.recognition.glade_model import GladeModel, build_glade_model
 from companion.the_glade.recognition.glade_pack import GladePack
@@ -20,7 +21,7 @@ from companion.the_glade.recognition.glade_sim import (
 )
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.sim import random_forest, render_photo, sample_pack
-from companion.the_glade.recognition.store import StoreReading, _Look, read_store
+from companion.the_glade.recognition.store import StoreReading, _Look, border_views, read_store
 from companion.the_glade.state_file import dump_state
 from companion.vision.sim import Camera, Degradations
 
@@ -50,6 +51,18 @@ def one_counter_photo(pack: Pack, glade: GladePack, item: str | dict
     c = cv2.perspectiveTransform(np.array([[at]], np.float32), hm)[0, 0]
     e = cv2.perspectiveTransform(np.array([[[at[0] + 60, at[1]]]], np.float32), hm)[0, 0]
     return photo, truth, c, float(np.hypot(*(e - c)))
+
+
+def lit_store_reading(pack: Pack, model: GladeModel, photo: np.ndarray, truth: dict
+                      ) -> StoreReading:
+    """As :func:`store_reading`, in the photo's light measured on the board's border as the
+    forest scan measures it (``store.border_views``)."""
+    board = pack.boards[0]
+    size = (board.image.shape[1], board.image.shape[0])
+    hm = np.array(truth["homography"])
+    views = border_views(photo, hm, board.grid, size,
+                         working_board(board.image, board.grid.cell))
+    return read_store(model, size, pack.counter_size * board.grid.cell, hm, photo, *views)
 
 
 def store_reading(pack: Pack, model: GladeModel, photo: np.ndarray, truth: dict

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from glade_family import glade_family
+from glade_family import glade_family, lit_store_reading
 
-from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_sim import render_forest_photo
 from companion.the_glade.recognition.sim import random_forest
-from companion.the_glade.recognition.store import border_views, read_store
 from companion.vision.sim import Degradations
 
 #: A family nobody tuned on (tuning used families 1-8, the benchmark records from 1000 on).
@@ -26,13 +24,7 @@ def family():
 
 
 def _read_lit(pack, model, photo, truth) -> dict:
-    board = pack.boards[0]
-    size = (board.image.shape[1], board.image.shape[0])
-    hm = np.array(truth["homography"])
-    views = border_views(photo, hm, board.grid, size,
-                         working_board(board.image, board.grid.cell))
-    return read_store(model, size, pack.counter_size * board.grid.cell, hm, photo,
-                      *views).result(with_matches=True)
+    return lit_store_reading(pack, model, photo, truth).result(with_matches=True)
 
 
 @pytest.mark.parametrize("light", [(0.45, 0.5, 0.6), (0.6, 0.55, 0.4)])

@@ -11,17 +11,16 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import benchmark_store_photo, game_forest_photo, glade_family
+from glade_family import (
+    benchmark_store_photo,
+    game_forest_photo,
+    glade_family,
+    lit_store_reading,
+)
 
 from companion.the_glade.recognition import store
-from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import TUNING_FAMILIES
 from companion.the_glade.recognition.glade_model import WORK_COUNTER
-
-
-def _gradients(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    sm = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
-    return cv2.Sobel(sm, cv2.CV_32F, 1, 0), cv2.Sobel(sm, cv2.CV_32F, 0, 1)
 
 
 def test_a_round_outline_is_a_rim_and_streaks_or_grain_are_not() -> None:
@@ -29,26 +28,20 @@ def test_a_round_outline_is_a_rim_and_streaks_or_grain_are_not() -> None:
     centre = (size / 2, size / 2)
     disc = np.full((size, size, 3), 120, np.uint8)
     cv2.circle(disc, (size // 2, size // 2), WORK_COUNTER // 2, (40, 160, 200), -1)
-    assert store._rim(*_gradients(disc), centre) > 0.9
-    assert store._one_way(*_gradients(disc), centre) < 0.1
+    assert store._rim(*store.colour_gradients(disc), centre) > 0.9
+    assert store._one_way(*store.colour_gradients(disc), centre) < 0.1
     streaks = np.zeros((size, size, 3), np.uint8)
     streaks[:] = (120 + 40 * np.sin(np.arange(size) / 2.5))[:, None, None].astype(np.uint8)
-    assert store._rim(*_gradients(streaks), centre) < store.NO_RIM + 0.05
-    assert store._one_way(*_gradients(streaks), centre) > 0.95
+    assert store._rim(*store.colour_gradients(streaks), centre) < store.NO_RIM + 0.05
+    assert store._one_way(*store.colour_gradients(streaks), centre) > 0.95
     grain = np.random.default_rng(3).normal(120, 6, (size, size, 3)).clip(0, 255)
-    assert store._rim(*_gradients(grain.astype(np.uint8)), centre) < store.WEAK_RIM
+    assert store._rim(*store.colour_gradients(grain.astype(np.uint8)), centre) < store.WEAK_RIM
     plain = np.full((size, size, 3), 120, np.uint8)
-    assert store._rim(*_gradients(plain), centre) == 0.5
+    assert store._rim(*store.colour_gradients(plain), centre) == 0.5
 
 
 def _read(pack, model, photo: np.ndarray, truth: dict) -> dict:
-    board = pack.boards[0]
-    size = (board.image.shape[1], board.image.shape[0])
-    hm = np.array(truth["homography"])
-    views = store.border_views(photo, hm, board.grid, size,
-                               working_board(board.image, board.grid.cell))
-    return store.read_store(model, size, pack.counter_size * board.grid.cell, hm, photo,
-                            *views).result(with_matches=True)
+    return lit_store_reading(pack, model, photo, truth).result(with_matches=True)
 
 
 def _exact(result: dict, truth: dict) -> bool:

@@ -5,17 +5,13 @@ pair: 3.7 s of CPU for one store, the benchmark's slowest reads. The store reads
 
 from __future__ import annotations
 
-import numpy as np
-from glade_family import benchmark_store_photo, glade_family
+from glade_family import benchmark_store_photo, glade_family, lit_store_reading
 
 from companion.the_glade.recognition import glade_polar, store
-from companion.the_glade.recognition.enrol import working_board
 
 
 def test_a_table_fitting_ring_means_all_over_makes_few_places(monkeypatch) -> None:
     pack, glade, model = glade_family(42)
-    board = pack.boards[0]
-    size = (board.image.shape[1], board.image.shape[0])
     photo, truth = benchmark_store_photo(pack, glade, 42, 3)
     calls = {"match": 0, "pair": 0}
     match, pair = glade_polar.PolarFaces.match, glade_polar.PolarFaces.pair
@@ -30,11 +26,7 @@ def test_a_table_fitting_ring_means_all_over_makes_few_places(monkeypatch) -> No
 
     monkeypatch.setattr(glade_polar.PolarFaces, "match", counted_match)
     monkeypatch.setattr(glade_polar.PolarFaces, "pair", counted_pair)
-    hm = np.array(truth["homography"])
-    views = store.border_views(photo, hm, board.grid, size,
-                               working_board(board.image, board.grid.cell))
-    result = store.read_store(model, size, pack.counter_size * board.grid.cell, hm, photo,
-                              *views).result(with_matches=True)
+    result = lit_store_reading(pack, model, photo, truth).result(with_matches=True)
     assert result == {"store": truth["store"],
                       "store_match_counters": truth["store_match_counters"],
                       "store_uncertain": 0}

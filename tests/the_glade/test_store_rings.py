@@ -8,12 +8,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from glade_family import benchmark_store_photo, glade_family, one_counter_photo, store_reading
+from glade_family import (
+    benchmark_store_photo,
+    glade_family,
+    lit_store_reading,
+    one_counter_photo,
+    store_reading,
+)
 
-from companion.the_glade.recognition.enrol import working_board
 from companion.the_glade.recognition.families import HELD_OUT_FROM
 from companion.the_glade.recognition.glade_model import WORK_COUNTER
-from companion.the_glade.recognition.store import RING_FIT, border_views, read_store
+from companion.the_glade.recognition.store import RING_FIT
 
 #: A family nobody tuned on (tuning used families 1-8, 41-90; the benchmark records from
 #: 1000 on).
@@ -31,14 +36,8 @@ def test_the_dark_hedgehog_on_dark_wood_is_named() -> None:
     mushroom counter stands 1.4 times the table's grain, hue 1.5, detail 1.5; it was
     missed without a doubt."""
     pack, glade, model = glade_family(56)
-    board = pack.boards[0]
-    size = (board.image.shape[1], board.image.shape[0])
     photo, truth = benchmark_store_photo(pack, glade, 56, 9)
-    hm = np.array(truth["homography"])
-    views = border_views(photo, hm, board.grid, size, working_board(board.image,
-                                                                    board.grid.cell))
-    result = read_store(model, size, pack.counter_size * board.grid.cell, hm, photo,
-                        *views).result(with_matches=True)
+    result = lit_store_reading(pack, model, photo, truth).result(with_matches=True)
     assert {"kind": "creature", "icon": "hedgehog/oak", "value": 1} in truth[
         "store_match_counters"]
     assert result == {"store": truth["store"],

@@ -524,8 +524,7 @@ def _things(glade: GladeModel, view: np.ndarray, fine: np.ndarray, gain: np.ndar
     things: list[StoreThing] = []
     if not len(centres) and not len(rings):
         return things
-    sm = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
-    gx, gy = cv2.Sobel(sm, cv2.CV_32F, 1, 0), cv2.Sobel(sm, cv2.CV_32F, 0, 1)
+    gx, gy = colour_gradients(view)
     cgrad = np.sqrt(gx ** 2 + gy ** 2).sum(axis=2)
     look = _Look(glade, view.shape[:2], prepared,
                  cv2.GaussianBlur(view.astype(np.float32), (0, 0), SMOOTH), cgrad,
@@ -682,8 +681,6 @@ class _Look:
             at = (round(cy), round(cx))
             thing, named = self._describe(f, float(stands[at]), float(tints[at]),
                                           self._detail(x, y, kept))
-            thing.distances["rim"] = round(_rim(self.grad_x, self.grad_y, (x, y)), 3)
-            thing.distances["one_way"] = round(_one_way(self.grad_x, self.grad_y, (x, y)), 3)
             if ring:
                 if not (named and thing.distances["fit"] <= RING_NAME_FIT):
                     continue  # as before the ring cue: no place of another cue, no thing
@@ -695,6 +692,10 @@ class _Look:
                        or not _surely_table(thing))
                       and not (beside and self._by_doubt(x, y)))
                   or (not beside and self._a_thing(thing))):
+                # what its outline shows, for the rules that set a would-be doubt aside
+                thing.distances["rim"] = round(_rim(self.grad_x, self.grad_y, (x, y)), 3)
+                thing.distances["one_way"] = round(
+                    _one_way(self.grad_x, self.grad_y, (x, y)), 3)
                 veiled = self._unveil(f, stands, tints, kept, apart) if USE_UNVEIL else None
                 if veiled is not None:
                     thing, (x, y) = veiled
@@ -983,6 +984,13 @@ def _ring_edge(grad: np.ndarray, centre: np.ndarray, radius: float) -> float:
     return best
 
 
+def colour_gradients(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The view's gradient across and down, colour by colour, a little smoothed (what a
+    place's outline is measured on: :func:`_ring_edge`, :func:`_rim`, :func:`_one_way`)."""
+    sm = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
+    return cv2.Sobel(sm, cv2.CV_32F, 1, 0), cv2.Sobel(sm, cv2.CV_32F, 0, 1)
+
+
 def _rim(grad_x: np.ndarray, grad_y: np.ndarray, centre: tuple[float, float]) -> float:
     """How round the outline is on a ring of a counter's radius round ``centre`` (working
     px): the share of the colour gradient that runs across the ring (radially), taking at
@@ -991,17 +999,17 @@ def _rim(grad_x: np.ndarray, grad_y: np.ndarray, centre: tuple[float, float]) ->
     grain, streaks or a plain patch about 0.5 (a little more, as the best of three radii
     is taken)."""
     a = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-    cos, sin = np.cos(a)[:, None], np.sin(a)[:, None]
+    cos, sin = np.cos(a), np.sin(a)
     h, w = grad_x.shape[:2]
     across = np.zeros(48)
     along = np.zeros(48)
     radius = WORK_COUNTER / 2
     for r in (radius - 1.5, radius - 0.5, radius + 0.5):
-        xs = np.clip(np.round(centre[0] + r * np.cos(a)).astype(int), 0, w - 1)
-        ys = np.clip(np.round(centre[1] + r * np.sin(a)).astype(int), 0, h - 1)
+        xs = np.clip(np.round(centre[0] + r * cos).astype(int), 0, w - 1)
+        ys = np.clip(np.round(centre[1] + r * sin).astype(int), 0, h - 1)
         gx, gy = grad_x[ys, xs], grad_y[ys, xs]
-        radial = np.abs(gx * cos + gy * sin).sum(axis=1)
-        tangent = np.abs(gy * cos - gx * sin).sum(axis=1)
+        radial = np.abs(gx * cos[:, None] + gy * sin[:, None]).sum(axis=1)
+        tangent = np.abs(gy * cos[:, None] - gx * sin[:, None]).sum(axis=1)
         more = radial > across
         across = np.where(more, radial, across)
         along = np.where(more, tangent, along)
