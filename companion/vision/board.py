@@ -39,6 +39,14 @@ GUIDE_RATIO = 0.9
 #: same readings on the held-out families 1000-1004 (normal 130 photos, hard 40; only the
 #: reason given for 3 squares already uncertain differed), about 20 ms less a scan.
 ECC_LEVELS = ((0.5, 6), (1.0, 1))
+#: The dense alignment compares the board's print, not its light: each image is divided by
+#: its own local mean brightness (a Gaussian of this sigma, reference px) first. ECC allows
+#: one gain and offset for the whole board, so a deep shadow across part of it steered the
+#: fit off: a glade photo of game family 7489 (a shadow over a third of the board) diverged
+#: (correlation 0.04), was rejected, and the feature fit left spaces 4-6 working px off;
+#: flattened, it converged to within a pixel of the truth (correlation 0.97). None: the raw
+#: brightness, as before 7 December 2026 (tests whose photos were chosen then use it).
+FLATTEN: float | None = 8.0
 #: Every PEEK-th of a board's features is matched first when several boards may be in the
 #: photo (:meth:`BoardFinder.peek`): the board whose share matches best is searched first,
 #: and the rest of its match is made without repeating that share. On the SAMPLE and
@@ -102,9 +110,10 @@ class BoardFinder:
         self.still = still                             # where no piece ever lies (uint8 0/255)
         #: why the last :meth:`locate` found no board, in words ("" after a find)
         self.miss = ""
-        #: the dense alignment's reference in float32 (:meth:`_template`), and it and the
+        #: the dense alignment's reference, flattened (:meth:`_template`), and it and the
         #: mask at each level's size (:meth:`_level`), made once
         self._float: np.ndarray | None = None
+        self._flattened: float | None = None  # the FLATTEN it was made with
         self._levels: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
@@ -260,7 +269,7 @@ class BoardFinder:
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
         warp = np.eye(3, dtype=np.float32)
         template = self._template()
-        view = view.astype(np.float32)
+        view = flatten(view.astype(np.float32))
         mask = self.still
         try:
             for k, iters in ECC_LEVELS:  # coarse to fine
@@ -287,9 +296,10 @@ class BoardFinder:
         return Located(ref_to_photo @ warp @ to_ref, first.inliers, first.matches)
 
     def _template(self) -> np.ndarray:
-        """The reference in float32, as the dense alignment compares it (made once)."""
-        if self._float is None:
-            self._float = self.reference.astype(np.float32)
+        """The reference as the dense alignment compares it, flattened (made once)."""
+        if self._float is None or self._flattened != FLATTEN:
+            self._float, self._flattened = flatten(self.reference.astype(np.float32)), FLATTEN
+            self._levels = {}
         return self._float
 
     def _level(self, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -342,6 +352,18 @@ def _consensus_fit(src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray | None,
         if agree > best[0]:
             best = (agree, hm)
     return best[1], max(best[0], 0)
+
+
+def flatten(gray: np.ndarray) -> np.ndarray:
+    """``gray`` (float32) over its local mean brightness (FLATTEN), about 128 where the
+    print is even: the print's pattern without the light across it. Pixels outside the photo
+    (0 after rectifying) stay 0 and do not darken their neighbours' mean."""
+    if FLATTEN is None:
+        return gray
+    inside = (gray > 0).astype(np.float32)
+    mean = cv2.GaussianBlur(gray, (0, 0), FLATTEN) / np.maximum(
+        cv2.GaussianBlur(inside, (0, 0), FLATTEN), 1e-3)
+    return np.where(inside > 0, gray * 128.0 / np.maximum(mean, 1.0), 0.0).astype(np.float32)
 
 
 def _masked_ncc(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> float:

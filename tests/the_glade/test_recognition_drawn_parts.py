@@ -37,6 +37,7 @@ from companion.the_glade.recognition.model import FINE, TILE_INSET, Model, load_
 from companion.the_glade.recognition.pack import Pack
 from companion.the_glade.recognition.reader import POOR_PHOTO, BoardReading, read_board
 from companion.the_glade.recognition.templates import cache_for
+from companion.vision import board
 
 #: art no model of the project was built from (enrolled here); its readings were looked at
 #: to choose the photo, so it is listed among the tuning families, never benchmarked
@@ -51,7 +52,10 @@ SETTLE = drawn_parts.settle
 def drawn_on(monkeypatch) -> None:
     """The step switched on (drawn_parts.DRAWN), whatever its default; the steps made since
     the photo was chosen off (every look-alike in the closer look, the round robin: they
-    settle its doubt right before this step is reached)."""
+    settle its doubt right before this step is reached), and the board aligned as then (by the
+    raw brightness: board.FLATTEN; aligned by its print, the square is read surely before
+    the step)."""
+    monkeypatch.setattr(board, "FLATTEN", None)
     monkeypatch.setattr(drawn_parts, "DRAWN", True)
     monkeypatch.setattr(close_calls, "ALL_LOOKALIKES", False)
     monkeypatch.setattr(round_robin, "ROUND_ROBIN", False)

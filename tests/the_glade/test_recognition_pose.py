@@ -92,8 +92,11 @@ def test_a_look_alike_doubt_the_drawings_judge_from_the_angle_between_templates_
     from companion.the_glade.recognition import evidence, photo_drawing, reader
     from companion.the_glade.recognition.enrol import build_model
     from companion.the_glade.recognition.families import family_pack
+    from companion.vision import board
 
-    # the art this case was found in (before the rulebook's colours: FamilyArt)
+    # the art this case was found in (before the rulebook's colours: FamilyArt), aligned
+    # as then (by the raw brightness: board.FLATTEN)
+    monkeypatch.setattr(board, "FLATTEN", None)
     pack = family_pack(42, rulebook_ink=False)
     model = build_model(pack, lookalikes=False)
     image, truth = benchmark_board_photo(pack, 42, 7, 7, hard=True)

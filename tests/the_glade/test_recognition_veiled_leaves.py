@@ -159,7 +159,11 @@ def setting(tmp_path_factory) -> tuple[Pack, Model]:  # type: ignore[no-untyped-
 def test_a_dark_leaf_read_as_the_light_one_under_glare_is_a_doubt(setting, monkeypatch) -> None:
     """The dark leaf under the photo's glare spot was named surely as the light one (the
     code before, and with the check off); now the square is a glare-lit doubt without
-    candidates, and nothing on the photo is read wrong as sure."""
+    candidates, and nothing on the photo is read wrong as sure. The board is aligned as
+    when the case was found (by the raw brightness, board.FLATTEN)."""
+    from companion.vision import board
+
+    monkeypatch.setattr(board, "FLATTEN", None)
     pack, model = setting
     photo, truth = _hard_photo(pack, SEED)
     assert truth["forest"]["tiles"][SQUARE] == "toad/mushroom/oak"

@@ -23,6 +23,7 @@ import numpy as np
 
 from companion.errors import RecognitionError
 from companion.the_glade.names import supply_space
+from companion.the_glade.recognition import smooth_veil
 from companion.the_glade.recognition.counter_colour import board_light
 from companion.the_glade.recognition.glade_model import (
     INSET,
@@ -41,6 +42,7 @@ from companion.vision.patches import clipped, cut_many
 #: Where a counter is sought round its space: a coarse then a fine 3 x 3 grid (working px).
 STEPS = (3.0, 1.5)
 _ROUND = np.array([(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)], np.float64)
+_DISC_MASK = disc().reshape(PATCH, PATCH)
 # decision thresholds (tuned on families.TUNING_FAMILIES only)
 COUNTER_RATIO = 0.4   # best counter face / bare space below this: a counter
 EMPTY_RATIO = 0.8     # ... above this: empty
@@ -58,6 +60,20 @@ HEAVY_GLARE = 0.6     # ... it is below this and the reading is clear all the sa
 #: photos of tuning families 1-4 the counters were all at least 0.9 from it, 99% of the
 #: empty spaces under 0.4): it spares most of the counter search.
 BARE_SURE = 0.3
+#: A space in doubt that matches no counter face well (MAX_FIT) is empty when the bare space,
+#: under one light and a smooth grey veil of glare (VEIL_DEGREE), leaves at most VEILED_BARE
+#: of its print unexplained (:func:`veiled_bare`); the fit needs KEPT of the disc's colours
+#: unclipped. On 135 glade photos of tuning families 41-52 the bare spaces left 0.026 (median,
+#: 99% under 0.15) and those under the glare spots that made the doubts 0.02-0.08, but
+#: yellow counters on light spaces left as little as 0.15: so only a clear fit counts, and
+#: only where no counter face fits.
+VEILED_BARE = 0.1
+#: A space whose disc's brightest colour is this bright (the median, in the photo's own
+#: grey levels) is near clipping: its bare space is also compared in the photo's own colours
+#: (:func:`_bare_distances`).
+NEAR_CLIPPING = 230.0
+VEIL_DEGREE = 2
+KEPT = 0.3
 
 
 @dataclass
@@ -167,7 +183,7 @@ def read_glade(model: GladeModel, photo: np.ndarray) -> GladeReading:
     corrected = cv2.GaussianBlur(view.astype(np.float32) / gain[None, None, :], (0, 0), SMOOTH)
     bare = cv2.GaussianBlur(board.astype(np.float32), (0, 0), SMOOTH)
     t2 = time.perf_counter()
-    readings = _read_spaces(model, corrected, bare, washed, hm, photo.shape[:2])
+    readings = _read_spaces(model, corrected, bare, washed, hm, photo.shape[:2], gain)
     t3 = time.perf_counter()
     return GladeReading(model, hm, readings, {"locate": t1 - t0, "rectify": t2 - t1,
                                               "spaces": t3 - t2})
@@ -209,8 +225,59 @@ def best_faces(model: GladeModel, image: np.ndarray, centres: np.ndarray,
     return at, per_face, norms
 
 
+def _bare_distances(model: GladeModel, view: np.ndarray, bare: np.ndarray, gain: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Each space's distance to the bare space as enrolled, allowing a pixel of
+    misalignment: with the light's colour divided out, and the nearer of that and the
+    distance in the photo's own colours where the space is near clipping (NEAR_CLIPPING). A
+    disc vector ignores shade and an even grey veil; glare reflects the lamp, grey once the
+    light's colour is divided out, but a highlight near clipping is grey in the photo itself,
+    and divided by a tinted light a washed-out bare space turns pink (a glade photo of game
+    family 7491: 1.65 from the bare space, 0.23 in the photo's own colours). Only the first
+    spares a space the counter search (BARE_SURE): in the photo's own colours a yellow
+    counter under a tinted light came within 0.3 of a light bare space."""
+    centres = model.points * model.scale
+    tries = (centres[:, None, :] + _ROUND[None]).reshape(-1, 2)
+    seen = _cut(view, tries)
+    printed = np.repeat(_cut(bare, centres), len(_ROUND), axis=0)
+    d = ((disc_vectors(seen) - disc_vectors(printed)) ** 2).mean(axis=1)
+    lit = _cut(view, centres).reshape(len(centres), -1, 3)[:, disc()] * gain
+    bright = np.repeat(np.median(lit.max(axis=2), axis=1) >= NEAR_CLIPPING, len(_ROUND))
+    near = d.copy()
+    if bright.any():
+        own = ((disc_vectors(seen[bright] * gain) - disc_vectors(printed[bright] * gain)) ** 2
+               ).mean(axis=1)
+        near[bright] = np.minimum(d[bright], own)
+    return (d.reshape(len(centres), -1).min(axis=1),
+            near.reshape(len(centres), -1).min(axis=1))
+
+
+def veiled_bare(model: GladeModel, view: np.ndarray, bare: np.ndarray, gain: np.ndarray,
+                centre: np.ndarray) -> float:
+    """How much of a space's print the bare space leaves unexplained (0-1) under one light
+    and a smooth grey veil of glare, in the photo's own colours, each colour clipped white left out
+    (:func:`smooth_veil.misfits`), allowing a pixel of misalignment. A disc vector allows
+    only an even veil; a soft glare spot smaller than the space is no such veil (a glade
+    photo of game family 7488: a bare space 0.88 from its disc vector, 0.12 here)."""
+    printed = _cut(bare, centre[None])[0] * gain
+    best = 1.0
+    for shift in _ROUND:
+        seen = _cut(view, (centre + shift)[None])[0] * gain
+        keep = _DISC_MASK[..., None] & ~smooth_veil.clipped_colours(seen)
+        if keep.sum() < KEPT * 3 * _DISC_MASK.sum():
+            return 1.0
+        rest = smooth_veil.misfits(seen, np.zeros((1, *seen.shape), np.float32), keep,
+                                   VEIL_DEGREE)[0]
+        if rest <= 0:
+            continue
+        best = min(best, float(smooth_veil.misfits(seen, printed[None], keep,
+                                                   VEIL_DEGREE)[0] / rest))
+    return best
+
+
 def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: np.ndarray,
-                 hm: np.ndarray, frame: tuple[int, int]) -> list[SpaceReading]:
+                 hm: np.ndarray, frame: tuple[int, int], gain: np.ndarray
+                 ) -> list[SpaceReading]:
     centres = model.points * model.scale
     toadstools = [i for i, m in enumerate(model.face_matches) if m is None]
     if not toadstools:
@@ -219,12 +286,8 @@ def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: 
     sub = GladeModel([model.face_names[i] for i in toadstools], [None] * len(toadstools),
                      model.templates.reshape(len(model.face_names), TURNS, -1)[toadstools]
                      .reshape(len(toadstools) * TURNS, -1))
-    # the bare space, allowing a pixel of misalignment
-    tries = (centres[:, None, :] + _ROUND[None]).reshape(-1, 2)
-    photo_vecs = disc_vectors(_cut(view, tries))
-    bare_vecs = np.repeat(disc_vectors(_cut(bare, centres)), len(_ROUND), axis=0)
-    d_bare = (((photo_vecs - bare_vecs) ** 2).mean(axis=1)).reshape(len(centres), -1).min(axis=1)
-    look = np.flatnonzero(d_bare >= BARE_SURE)
+    d_light, d_bare = _bare_distances(model, view, bare, gain)
+    look = np.flatnonzero(d_light >= BARE_SURE)
     at = centres.copy()
     per_face = np.full((len(centres), len(toadstools)), np.inf, np.float32)
     if len(look):
@@ -264,6 +327,11 @@ def _read_spaces(model: GladeModel, view: np.ndarray, bare: np.ndarray, washed: 
                 r.reason = "matches neither the bare space nor a counter"
         else:
             r.reason = "empty or a counter?"
+        if r.kind == "empty" and r.reason and d1 > MAX_FIT:
+            veiled = veiled_bare(model, view, bare, gain, centres[i])
+            r.distances["veiled"] = round(veiled, 3)
+            if veiled <= VEILED_BARE:
+                r.reason = ""
         if glare[i] > GLARE and not (glare[i] < HEAVY_GLARE and _clear(r)):
             r.reason, r.candidates = "glare", ()
         if not in_frame[i]:

@@ -47,6 +47,14 @@ def clipped(patch: np.ndarray) -> np.ndarray:
     return cv2.dilate(hot, np.ones((3, 3), np.uint8)) > 0
 
 
+def clipped_colours(patch: np.ndarray) -> np.ndarray:
+    """Where each colour of ``patch`` (h x w x 3, the photo's own 0-255 values) is clipped
+    white, or next to where it is (h x w x 3 bool)."""
+    kernel = np.ones((3, 3), np.uint8)
+    return np.stack([cv2.dilate((patch[..., c] >= CLIPPED).astype(np.uint8), kernel) > 0
+                     for c in range(3)], axis=2)
+
+
 def clipped_inside(patch: np.ndarray) -> np.ndarray:
     """Where each colour of ``patch`` (h x w x 3, the photo's own 0-255 values) is clipped
     white with all of its INSIDE neighbourhood (h x w x 3 bool): bounds that smoothing the
@@ -69,9 +77,11 @@ def misfits(photo: np.ndarray, faces: np.ndarray, keep: np.ndarray,
     """The mean squared misfit of each of ``faces`` (n x s x s x 3) to ``photo`` (s x s x 3,
     the same colour scale) under its best light and smooth veil, over the pixels ``keep``
     (s x s bool); a face that fits only with its light inverted is given the patch's misfit
-    to the veil alone."""
+    to the veil alone. ``keep`` may also be s x s x 3: each colour of each pixel kept or not
+    (a pixel clipped white in one colour still shows the print in the others)."""
     s = photo.shape[0]
-    w = np.repeat(keep.ravel()[:, None], 3, axis=1).ravel().astype(np.float32)
+    w = (keep if keep.ndim == 3 else np.repeat(keep[..., None], 3, axis=2)
+         ).ravel().astype(np.float32)
     n = max(float(w.sum()), 1.0)
     veil = np.repeat(_basis(s, degree), 3, axis=0) * w[:, None]  # one surface, 3 colours
     inverse = np.linalg.pinv(veil.T @ veil)
