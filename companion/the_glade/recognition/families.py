@@ -114,7 +114,7 @@ TUNING_FAMILIES = (*range(1, 9), *range(41, 91), 121, 198, 287, 4020, 5014, 7034
                    730520, *range(8060, 8065), *range(8085, 8095), *range(8105, 8115),
                    *range(8167, 8247), *range(7215, 7225), *range(7265, 7275), 7344, 8306, 8319,
                    7451, 8366, *range(7461, 7466), *range(7474, 7479),
-                   7488, 7489, 7491)
+                   7488, 7489, 7491, 8379, 7497)
 HELD_OUT_FROM = 1000
 
 #: Legibility of the fruit (the one icon look-alike tiles differ by). The issue's premise is
