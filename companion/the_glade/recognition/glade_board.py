@@ -68,12 +68,12 @@ BARE_SURE = 0.3
 #: yellow counters on light spaces left as little as 0.15: so only a clear fit counts, and
 #: only where no counter face fits.
 VEILED_BARE = 0.1
+VEIL_DEGREE = 2
+KEPT = 0.3
 #: A space whose disc's brightest colour is this bright (the median, in the photo's own
 #: grey levels) is near clipping: its bare space is also compared in the photo's own colours
 #: (:func:`_bare_distances`).
 NEAR_CLIPPING = 230.0
-VEIL_DEGREE = 2
-KEPT = 0.3
 
 
 @dataclass
@@ -255,10 +255,11 @@ def _bare_distances(model: GladeModel, view: np.ndarray, bare: np.ndarray, gain:
 def veiled_bare(model: GladeModel, view: np.ndarray, bare: np.ndarray, gain: np.ndarray,
                 centre: np.ndarray) -> float:
     """How much of a space's print the bare space leaves unexplained (0-1) under one light
-    and a smooth grey veil of glare, in the photo's own colours, each colour clipped white left out
-    (:func:`smooth_veil.misfits`), allowing a pixel of misalignment. A disc vector allows
-    only an even veil; a soft glare spot smaller than the space is no such veil (a glade
-    photo of game family 7488: a bare space 0.88 from its disc vector, 0.12 here)."""
+    and a smooth grey veil of glare, in the photo's own colours with each colour clipped
+    white left out (:func:`smooth_veil.misfits`), allowing a pixel of misalignment. A disc
+    vector allows only an even veil; a soft glare spot smaller than the space is no such
+    veil (a glade photo of game family 7488: a bare space 0.88 from its disc vector, 0.02
+    unexplained here)."""
     printed = _cut(bare, centre[None])[0] * gain
     best = 1.0
     for shift in _ROUND:
