@@ -261,18 +261,16 @@ def veiled_bare(model: GladeModel, view: np.ndarray, bare: np.ndarray, gain: np.
     veil (a glade photo of game family 7488: a bare space 0.88 from its disc vector, 0.02
     unexplained here)."""
     printed = _cut(bare, centre[None])[0] * gain
+    # the bare space, and no face at all: what the veil alone leaves of the print
+    faces = np.stack([printed, np.zeros_like(printed)])
     best = 1.0
-    for shift in _ROUND:
-        seen = _cut(view, (centre + shift)[None])[0] * gain
+    for seen in _cut(view, centre[None] + _ROUND) * gain:
         keep = _DISC_MASK[..., None] & ~smooth_veil.clipped_colours(seen)
         if keep.sum() < KEPT * 3 * _DISC_MASK.sum():
             return 1.0
-        rest = smooth_veil.misfits(seen, np.zeros((1, *seen.shape), np.float32), keep,
-                                   VEIL_DEGREE)[0]
-        if rest <= 0:
-            continue
-        best = min(best, float(smooth_veil.misfits(seen, printed[None], keep,
-                                                   VEIL_DEGREE)[0] / rest))
+        fit, rest = smooth_veil.misfits(seen, faces, keep, VEIL_DEGREE)
+        if rest > 0:
+            best = min(best, float(fit / rest))
     return best
 
 
