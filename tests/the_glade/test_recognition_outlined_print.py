@@ -189,3 +189,51 @@ def test_the_clear_look_switch_off_leaves_a_fainter_outline_in_doubt(
     monkeypatch.setattr(outlined_print, "CLEAR", None)
     outlined_print.settle(ev, readings, MAX_DISTANCE)
     assert readings[3].kind == "uncertain"
+
+
+#: tuning family 8178, normal photo 19 of a 7x7 board, C4: a tile whose best face misfits it
+#: (0.0745) over reader.MAX_DISTANCE and whose outline is faint (0.66); its true colours fit
+#: the bare board 15 times worse than the face, and the closer look named it clearly (3.95)
+COLOURED = dict(outline=0.661, structure=2.72, light=0.91, tile=0.0745, empty=0.0944)
+
+
+def _coloured(readings: list[SquareReading], ratio: float, clearness: float,
+              agree: float = 1.0) -> None:
+    readings[3].distances.update(board_over_tile=ratio, detail_clearness=clearness,
+                                 agree=agree)
+
+
+@pytest.mark.parametrize("agree", [1.0, 0.0])
+def test_a_tile_its_colours_say_is_named_by_a_clear_closer_look(agree: float) -> None:
+    """Named whether or not the two looks agreed (tuning 8181's 8x8 photo 3, B2: the
+    closer look overruled the first, and was right)."""
+    ev, readings = _setting([COLOURED])
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert readings[3].kind == "uncertain"  # no outline nor fit to go by: a doubt
+    _coloured(readings, 15.2, 3.95, agree)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    r = readings[3]
+    assert (r.kind, r.name, r.doubt) == ("tile", A, "")
+    assert r.distances["outlined_print"] == 2.0
+
+
+@pytest.mark.parametrize(("change", "ratio", "clearness"), [
+    ({}, 3.0, 3.95),                # the colours fit the board hardly worse: no tile sure
+    ({}, 15.2, 2.0),                # the closer look not clear enough to name it
+    (dict(light=0.37), 7.9, 2.67),  # in shade (hard 8169 photo 7, G7: named the wrong creature)
+    (dict(structure=0.8), 15.2, 3.95),  # fainter than the faintest tile face
+])
+def test_a_tile_the_colours_or_the_look_do_not_vouch_for_stays_a_doubt(
+        change: dict, ratio: float, clearness: float) -> None:
+    ev, readings = _setting([{**COLOURED, **change}])
+    _coloured(readings, ratio, clearness)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert (readings[3].kind, readings[3].doubt) == ("uncertain", "bare-like")
+
+
+def test_the_colour_route_off_leaves_the_doubt(monkeypatch: pytest.MonkeyPatch) -> None:
+    ev, readings = _setting([COLOURED])
+    _coloured(readings, 15.2, 3.95)
+    monkeypatch.setattr(outlined_print, "TILE_COLOURS", None)
+    outlined_print.settle(ev, readings, MAX_DISTANCE)
+    assert readings[3].kind == "uncertain"

@@ -26,6 +26,11 @@ A tile read surely on a close call of kind (its face fitting hardly better than 
 board's looks: SURE_KIND) is so checked too: the looks that judged it divide the paper's
 colour out as well, and a bare square with faint print can pass for a sparsely printed face.
 
+The other way, a doubt whose bare board fits far worse than the nearer face is left a
+doubt here, the ratio kept (``distances["board_over_tile"]``): the colours say a tile lies
+there, not which, and :mod:`outlined_print` names it only where a closer look did so
+clearly.
+
 Only doubts between the bare board and tiles are so settled; a doubt a counter is part of, or
 a square whose colours fit a counter far better than the bare board's
 (evidence.colours_say_counter), is left as it is, as is every square of a photo whose light
@@ -102,21 +107,24 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
     (see the module's text) read empty, in place; returned for chaining."""
     if not BARE_COLOURS or not len(model.tile_faces):
         return readings
-    asked = [k for k, r in enumerate(readings) if _between_board_and_tiles(model, ev, k, r)]
-    if not asked:
+    judged = {k for k, r in enumerate(readings) if _between_board_and_tiles(model, ev, k, r)}
+    named = {k for k, r in enumerate(readings) if _named_tile_or_board(model, r)}
+    if not judged | named:
         return readings
     measured = true_light(ev, view, board)
     if measured is None:
         return readings
     ref, light = measured
-    for k in asked:
+    for k in sorted(judged | named):
         fit = board_over_tile(model, ev, k, view, ref, light)
         if fit is None:
             continue
         ratio, bare = fit
-        if not _bare(ratio, bare):
-            continue
         r = readings[k]
+        if r.kind == "uncertain":  # what the colours said, for outlined_print's colour route
+            r.distances["board_over_tile"] = round(ratio, 3)
+        if k not in judged or not _bare(ratio, bare):
+            continue
         centre = (float(ev.centres[k][0]), float(ev.centres[k][1]))
         r.settled_bare(1.0 - ratio * RATIO, centre, "bare_colours")
         r.distances["bare_colours"] = round(math.log10(max(ratio, 1e-9)), 2)
@@ -131,6 +139,14 @@ def _bare(ratio: float, fit: LitFit) -> bool:
     if fit.veil <= MAX_VEIL:
         return ratio * RATIO <= 1.0
     return THICK_VEIL is not None and fit.veil <= THICK_VEIL and ratio * THICK_RATIO <= 1.0
+
+
+def _named_tile_or_board(model: Model, r: SquareReading) -> bool:
+    """Whether ``r`` is a "tile or empty?" doubt on a named tile (reader's bare-like),
+    whose colours outlined_print's colour route asks for, even where a counter's colours fit
+    better than the bare board's (no counter fitted that well beside a tile's face: see
+    outlined_print.TILE_COLOURS)."""
+    return r.kind == "uncertain" and r.doubt == "bare-like" and r.name in model.tile_names
 
 
 def _between_board_and_tiles(model: Model, ev: Evidence, k: int, r: SquareReading) -> bool:

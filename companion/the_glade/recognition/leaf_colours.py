@@ -144,6 +144,22 @@ DOUBTS = frozenset({"glare-lit", "shade-lit"})
 LEAF_CHECK = True
 CHECK_RATIO = 1.2
 CHECK_VEIL = (0.0, 0.5)
+#: The check's mirror (:func:`settle`, LEAF_PAIRS): a look-alike doubt between two leaf
+#: siblings ("looks like A or B", the same creature and fruit) left by every look, both looks
+#: having named the same face (``distances["agree"]``: the creature and fruit twice seen),
+#: is named the sibling whose true colours fit CHECK_RATIO times as closely as every other
+#: sibling's, when it is one of the two, under a veil within CHECK_VEIL and not between two
+#: dark leaves, as the check would doubt it the other way. The planes judge the leaf only: a
+#: fruit wrong in both names stays wrong. Hard tuning photos (2026-12-07; families 8167-8186,
+#: 8 of a 7x7 board each) left 24 such doubts: the planes fitted the truth's leaf best in 22,
+#: ten of them 1.2 times as closely as the next sibling or more (1.23-1.91), none of the two
+#: where it did not (1.01, 1.10); of the 481 tiles read right on those photos, the 23 whose
+#: truth the planes did not fit best fitted another sibling at most 1.24 times as closely,
+#: each over 1.1 under a negative veil (as the check's tuning data above). Without the looks'
+#: agreement a doubt whose two looks named different fruits (an acorn and a blackberry, both
+#: wrong: the truth a blackberry) was named the right leaf with the wrong fruit; the six
+#: named right all had it.
+LEAF_PAIRS = True
 
 
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
@@ -155,7 +171,8 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         return readings
     asked = [k for k, r in enumerate(readings) if r.kind == "uncertain" and r.doubt in DOUBTS
              and r.name and r.season is not None and r.turn is not None]
-    if not asked:
+    pairs = [k for k, r in enumerate(readings) if LEAF_PAIRS and _leaf_pair(r)]
+    if not asked and not pairs:
         return readings
     measured = true_light(ev, view, board)
     if measured is None:
@@ -183,7 +200,34 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         if ratio < RATIO or fit.veil > MAX_VEIL:
             continue
         _named(r, best, ratio)
+    for k in pairs:
+        r = readings[k]
+        assert r.season is not None and r.turn is not None
+        fits = sibling_fits(model, faces, view, ev.tile_at[k], light, r.candidates[0],
+                            r.season, r.turn)
+        if len(fits) < 2:
+            continue
+        ranked = sorted(fits.items(), key=lambda kv: kv[1].misfit)
+        (best, fit), (_, second) = ranked[0], ranked[1]
+        ratio = second.misfit / max(fit.misfit, 1e-12)
+        if (best in r.candidates and ratio >= CHECK_RATIO
+                and CHECK_VEIL[0] <= fit.veil <= CHECK_VEIL[1]):
+            _named(r, best, ratio)
+            r.distances["leaf_pair"] = 1.0
     return readings
+
+
+def _leaf_pair(r: SquareReading) -> bool:
+    """Whether ``r`` is a look-alike doubt between two leaf siblings (one creature and
+    fruit) on which both looks agreed, not two dark leaves (whose hue a dim or cast photo
+    shifts most: see CHECK_RATIO)."""
+    if not r.lookalike_doubt or not all(name.count("/") == 2 for name in r.candidates):
+        return False  # a counter is no tile
+    if r.distances.get("agree") != 1.0:
+        return False  # the looks named different faces: the fruit may be wrong in both
+    a, b = (Tile.parse(name) for name in r.candidates)
+    return ((a.creature, a.fruit) == (b.creature, b.fruit) and a.leaf != b.leaf
+            and not (_dark(r.candidates[0]) and _dark(r.candidates[1])))
 
 
 def check(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,

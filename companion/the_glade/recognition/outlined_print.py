@@ -30,6 +30,11 @@ to it; family 8204's pale tiles on a dark board, doubted so in plain light (seen
 8172-8206, normal: 3 of 11 doubts on 8204's 26 photos), lay 0.68-1.2 of the way. The light
 alone is a weak witness: of 6,941 bare squares of 8172-8206 (normal, 8 + 2 photos each,
 their tiles APART), 199 lay half the way or more, none of them with the outline and print.
+
+A tile's outline is not the only sign of a tile: its colours are another. Where the square's
+true colours fit the bare board far worse than a tile face (bare_colours.py measures it for
+every such doubt), a tile lies there whatever its outline or misfit, and a clear closer look
+names it (TILE_COLOURS).
 """
 
 from __future__ import annotations
@@ -63,6 +68,18 @@ SIDE = 0.5
 #: 16 / 229 / 86 (each settled to its true name); tuning the same. None: off.
 CLEAR: float | None = 2.5
 FAINT_OUTLINE = 0.5
+#: The colour route: a bare-like doubt whose true colours fit the bare board at least
+#: TILE_COLOURS times worse than the nearer of its best two faces (bare_colours.py's
+#: ``distances["board_over_tile"]``) holds a tile, whatever its outline or misfit; it keeps
+#: its name where the closer look named it at least CLEAR clearly (agreeing with the first
+#: look or not), its print showing and its light as above. Tuning photos (2026-12-07;
+#: families 8167-8186, normal 20 photos of a 7x7 board and 6 of an 8x8 each, hard 8 of a
+#: 7x7), every square of the photos holding such doubts: no bare square fitted its board
+#: worse than 0.43 times the face (normal) or 0.94 (hard), no counter worse than 1.47; of the
+#: 28 bare-like doubts on tiles at 4 or more, the 7 wrong names all had closer looks under
+#: CLEAR or lay in shade (one at 2.67, 0.37 of the tiles' light), while 7 right ones (3 in
+#: the usual light) had it. None: off.
+TILE_COLOURS: float | None = 4.0
 
 
 def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
@@ -80,14 +97,17 @@ def settle(ev: Evidence, readings: list[SquareReading], max_distance: float
             continue
         tile, empty = float(ev.tiles[k][0][0]), float(ev.empty[k])
         outline = float(ev.outline[k])
-        clear = (CLEAR is not None and r.doubt == "bare-like" and outline >= FAINT_OUTLINE
-                 and r.distances.get("agree") == 1.0
-                 and r.distances.get("detail_clearness", 0.0) >= CLEAR)
-        if ((outline >= OUTLINE or clear) and bool(ev.structure[k] >= PRINT)
-                and float(ev.bright[k]) / usual >= LIGHT and tile <= max_distance):
+        clearly = (CLEAR is not None and r.doubt == "bare-like"
+                   and r.distances.get("detail_clearness", 0.0) >= CLEAR)
+        clear = clearly and outline >= FAINT_OUTLINE and r.distances.get("agree") == 1.0
+        coloured = (clearly and TILE_COLOURS is not None
+                    and r.distances.get("board_over_tile", 0.0) >= TILE_COLOURS)
+        plain = (outline >= OUTLINE or clear) and tile <= max_distance
+        if ((plain or coloured) and bool(ev.structure[k] >= PRINT)
+                and float(ev.bright[k]) / usual >= LIGHT):
             r.settled(r.name)
             r.confidence = max(0.0, 1.0 - tile / max(empty, 1e-9))
-            r.distances["outlined_print"] = 1.0
+            r.distances["outlined_print"] = 1.0 if plain else 2.0  # 2: the colours' route
     return readings
 
 

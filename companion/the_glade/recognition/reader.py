@@ -540,6 +540,9 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     # doubts between the bare board and tiles whose true colours are the bare board's: bare
     # (still counted among the photo's doubts: see _counts_as_doubt)
     bare_colours.settle(model, evidence, readings, view, board)
+    # ... and "empty or tile?" doubts whose true colours are a tile's: named as the looks
+    # name them, in doubt still, for the next step to judge
+    _named_where_colours_say_tile(model, evidence, readings)
     # tiles doubted as "tile or empty?" whose outline and print plainly show: named
     outlined_print.settle(evidence, readings, MAX_DISTANCE)
     # how poor the photo is, before anything is settled (if POOR_BEFORE_SETTLE)
@@ -549,6 +552,40 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
     # after the poor photo's doubts: a glare spot's few doubts do not make a photo poor
     return veiled_leaves.doubt(model, evidence, _doubt_glare_lit(
         evidence, _doubt_poor_photo(readings, before))), evidence
+
+
+#: An "empty or tile?" doubt read empty first (which-kind or bare-like, no name) whose true
+#: colours fit the bare board at least outlined_print.TILE_COLOURS times worse than a tile
+#: face (bare_colours.py's ``distances["board_over_tile"]``) holds a tile: the looks name it
+#: (_name_tile), a look-alike doubt where they hesitate, else a "tile or empty?" doubt with
+#: its name, which outlined_print judges as it judges the first look's own. Tuning photos
+#: (2026-12-07; families 8167-8186, normal 20 of a 7x7 board and 6 of an 8x8 each, hard 8 of
+#: a 7x7, and game family 7497's forests, faint light-green print): of the 8 such doubts on
+#: tiles, 6 at 4 or more, the best face right in 5; no bare square nor counter there came
+#: over 0.94.
+COLOURED_TILE = True
+
+
+def _named_where_colours_say_tile(model: Model, ev: Evidence, readings: list[SquareReading]
+                                  ) -> list[SquareReading]:
+    """``readings`` (row-major, judged from ``ev``) with each unnamed "empty or tile?"
+    doubt whose colours say a tile (COLOURED_TILE) named as the looks name it, in doubt
+    still, in place; returned for chaining."""
+    least = outlined_print.TILE_COLOURS
+    if not COLOURED_TILE or least is None:
+        return readings
+    for i, r in enumerate(readings):
+        if not (r.kind == "uncertain" and r.name is None
+                and r.doubt in ("which-kind", "bare-like")
+                and r.distances.get("board_over_tile", 0.0) >= least):
+            continue
+        named = SquareReading(r.square, "tile", distances=dict(r.distances))
+        _name_tile(model, ev, i, named)
+        named.kind, named.confidence = "uncertain", 0.0
+        if not named.doubt:
+            named.doubted("bare-like", "tile or empty?")
+        readings[i] = named
+    return readings
 
 
 def _judge(model: Model, ev: Evidence, i: int, square: str) -> SquareReading:
