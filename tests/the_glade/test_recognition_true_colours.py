@@ -241,13 +241,23 @@ def _renamed(name: str, **parts: str) -> str:
                      parts.get("leaf", tile.leaf)))
 
 
+def _read_right(seen: Seen) -> list[int]:
+    """The squares of ``seen`` the first look read as their true tile."""
+    return [k for k, r in enumerate(seen.readings) if r.kind == "tile"
+            and r.name == seen.truth["forest"]["tiles"].get(r.square)]
+
+
+def _other_leaf(name: str) -> str:
+    """Tile ``name`` on the small pack's other leaf (beech or oak)."""
+    return _renamed(name, leaf="oak" if Tile.parse(name).leaf == "beech" else "beech")
+
+
 def test_a_tiles_leaf_is_named_by_its_colours_and_never_a_wrong_one(photos) -> None:
     """Every tile read right, put in a glare-lit doubt under its own name and under each
     other leaf's: named its true tile or left in doubt (when written, 40 of 64 named on the
     normal photo, 16 of 48 on the hard one)."""
     for seen, least in zip(photos, (0.5, 0.25), strict=True):
-        tiles = [k for k, r in enumerate(seen.readings) if r.kind == "tile"
-                 and r.name == seen.truth["forest"]["tiles"].get(r.square)]
+        tiles = _read_right(seen)
         assert tiles
         named = asked = 0
         for k in tiles:
@@ -321,13 +331,10 @@ def test_a_sure_tile_with_another_leafs_colours_is_doubted(photos, monkeypatch) 
     and never between two wrong names; none with the check off, or once the leaf judges
     named it."""
     for seen, most in zip(photos, (0.8, 0.7), strict=True):
-        tiles = [k for k, r in enumerate(seen.readings) if r.kind == "tile"
-                 and r.name == seen.truth["forest"]["tiles"].get(r.square)]
+        tiles = _read_right(seen)
         assert tiles
         readings = [_sure(seen.readings[k], seen.readings[k].name) for k in tiles]
-        wrong = [_sure(seen.readings[k], _renamed(seen.readings[k].name, leaf=(
-            "oak" if Tile.parse(seen.readings[k].name).leaf == "beech" else "beech")))
-            for k in tiles]
+        wrong = [_sure(seen.readings[k], _other_leaf(seen.readings[k].name)) for k in tiles]
         for asked in (readings, wrong):
             everything = list(seen.readings)
             for k, r in zip(tiles, asked, strict=True):
@@ -426,14 +433,13 @@ def test_a_doubt_between_two_leaves_is_named_by_its_colours_never_wrong(photos) 
     doubt, never named the other (when written, 60 of 64 named on the normal photo, 36 of 48
     on the hard one)."""
     for seen, least in zip(photos, (0.8, 0.6), strict=True):
-        tiles = [k for k, r in enumerate(seen.readings) if r.kind == "tile"
-                 and r.name == seen.truth["forest"]["tiles"].get(r.square)]
+        tiles = _read_right(seen)
         assert tiles
         named = asked = 0
         for k in tiles:
             truth = seen.readings[k].name
             assert truth is not None
-            other = _renamed(truth, leaf="oak" if Tile.parse(truth).leaf == "beech" else "beech")
+            other = _other_leaf(truth)
             for pair in ((truth, other), (other, truth)):
                 readings = list(seen.readings)
                 readings[k] = _pair_doubt(seen.readings[k], *pair)
