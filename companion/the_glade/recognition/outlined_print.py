@@ -76,9 +76,9 @@ FAINT_OUTLINE = 0.5
 #: families 8167-8186, normal 20 photos of a 7x7 board and 6 of an 8x8 each, hard 8 of a
 #: 7x7), every square of the photos holding such doubts: no bare square fitted its board
 #: worse than 0.43 times the face (normal) or 0.94 (hard), no counter worse than 1.47; of the
-#: 28 bare-like doubts on tiles at 4 or more, the 7 wrong names all had closer looks under
-#: CLEAR or lay in shade (one at 2.67, 0.37 of the tiles' light), while 7 right ones (3 in
-#: the usual light) had it. None: off.
+#: 17 bare-like doubts on tiles at 4 or more, the 4 wrong names had closer looks under CLEAR
+#: (0.65-1.76) or lay in shade (one at 2.67, 0.37 of the tiles' light), while 7 of the 13
+#: right ones (3 in the usual light) came over it. None: off.
 TILE_COLOURS: float | None = 4.0
 
 

@@ -561,8 +561,8 @@ def _read_squares(model: Model, board: BoardModel, view: np.ndarray, fine: np.nd
 #: its name, which outlined_print judges as it judges the first look's own. Tuning photos
 #: (2026-12-07; families 8167-8186, normal 20 of a 7x7 board and 6 of an 8x8 each, hard 8 of
 #: a 7x7, and game family 7497's forests, faint light-green print): of the 8 such doubts on
-#: tiles, 6 at 4 or more, the best face right in 5; no bare square nor counter there came
-#: over 0.94.
+#: tiles, 5 came at 4 or more, each then named right by the looks (one whose first look's
+#: best face was wrong); no bare square nor counter on those photos came over 0.94.
 COLOURED_TILE = True
 
 
