@@ -517,3 +517,35 @@ def test_an_empty_or_tile_doubt_the_colours_call_a_tile_is_named_by_the_looks(
         reader._named_where_colours_say_tile(seen.model, seen.ev, readings)
         assert all(r.name is None for r in readings)
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize(("name", "clearness", "named"), [
+    ("hedgehog/acorn/oak", 1.5, True),              # a dark leaf, a clear closer look
+    ("hedgehog/acorn/horse-chestnut", 1.0, True),   # the other dark leaf, at the bar
+    ("hedgehog/acorn/maple", 4.0, False),           # a light leaf: the glare may have made it
+    ("hedgehog/acorn/oak", 0.6, False),             # the looks hesitated: the fruit in doubt
+])
+def test_a_glare_lit_dark_leaf_keeps_its_name_where_the_closer_look_is_clear(
+        photos, monkeypatch, name: str, clearness: float, named: bool) -> None:
+    """Glare only lightens a print (leaf_colours.DARK_CLEAR): a glare-lit doubt naming a dark
+    leaf, no colour judge naming it, keeps its name where the closer look was clear; a
+    light leaf never does so, and the switch off leaves every one."""
+    seen = photos[0]
+    k = next(k for k, r in enumerate(seen.readings) if r.kind == "tile")
+    monkeypatch.setattr(leaf_colours, "VEIL_JUDGE", False)  # the judges say nothing here
+    monkeypatch.setattr(leaf_colours, "sibling_fits", lambda *a: {
+        n: bare_colours.LitFit(1.0, 1.0, 0.2) for n in (name, _renamed(name, leaf="beech"))})
+    for switch in (True, False):
+        readings = list(seen.readings)
+        readings[k] = _leaf_doubt(seen.readings[k], name)
+        readings[k].distances["detail_clearness"] = clearness
+        if not switch:
+            monkeypatch.setattr(leaf_colours, "DARK_CLEAR", None)
+        leaf_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+        r = readings[k]
+        if named and switch:
+            assert (r.kind, r.name, r.doubt) == ("tile", name, "")
+            assert r.distances["dark_under_glare"] == 1.0
+            assert 0.0 < r.confidence < 1.0
+        else:
+            assert (r.kind, r.doubt) == ("uncertain", "glare-lit")

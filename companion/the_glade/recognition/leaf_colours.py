@@ -160,6 +160,16 @@ CHECK_VEIL = (0.0, 0.5)
 #: wrong: the truth a blackberry) was named the right leaf with the wrong fruit; the six
 #: named right all had it.
 LEAF_PAIRS = True
+#: Glare only adds light: it makes a dark print look light, never a light one dark. So a
+#: glare-lit doubt still left whose name is a dark leaf (oak, horse-chestnut) has the leaf
+#: the glare could not have made, and what it leaves in doubt is only what the looks
+#: hesitated on, the creature and fruit: the name stands where the closer look named it at
+#: least DARK_CLEAR clearly (its margin over its noise). Tuning photos (2026-12-07; families
+#: 8167-8186 normal 20 + 6 photos each and hard 8 each, 1-8 and 41-48 hard 8 each): of the 26
+#: glare-lit doubts left naming a dark leaf, none had the leaf wrong where the creature and
+#: fruit were right; the 5 named wrong (a fruit, one with the leaf too) had closer looks at
+#: 0.02-0.59, while 15 of the 21 right ones came at 1.0 or more (1.08-4.66). None: off.
+DARK_CLEAR: float | None = 1.0
 
 
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
@@ -200,6 +210,15 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
         if ratio < RATIO or fit.veil > MAX_VEIL:
             continue
         _named(r, best, ratio)
+    if DARK_CLEAR is not None:
+        for k in asked:
+            r = readings[k]
+            if (r.kind == "uncertain" and r.doubt == "glare-lit" and r.name is not None
+                    and _dark(r.name)
+                    and r.distances.get("detail_clearness", 0.0) >= DARK_CLEAR):
+                r.settled(r.name)
+                r.confidence = 1.0 - 1.0 / (1.0 + r.distances["detail_clearness"])
+                r.distances["dark_under_glare"] = 1.0
     for k in pairs:
         r = readings[k]
         assert r.season is not None and r.turn is not None
