@@ -10,6 +10,7 @@ the doubt."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -252,32 +253,42 @@ def _other_leaf(name: str) -> str:
     return _renamed(name, leaf="oak" if Tile.parse(name).leaf == "beech" else "beech")
 
 
+def _each_settled(seen: Seen, doubts: Callable[[SquareReading, str], list[SquareReading]]
+                  ) -> Iterator[tuple[int, str, SquareReading]]:
+    """Each tile of ``seen`` read right put in each of the ``doubts`` made of its reading and
+    true name, alone among the photo's readings, after leaf_colours.settle: (square, truth,
+    the reading settled or left)."""
+    tiles = _read_right(seen)
+    assert tiles
+    for k in tiles:
+        truth = seen.readings[k].name
+        assert truth is not None
+        for doubt in doubts(seen.readings[k], truth):
+            readings = list(seen.readings)
+            readings[k] = doubt
+            leaf_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
+            yield k, truth, readings[k]
+
+
 def test_a_tiles_leaf_is_named_by_its_colours_and_never_a_wrong_one(photos) -> None:
     """Every tile read right, put in a glare-lit doubt under its own name and under each
     other leaf's: named its true tile or left in doubt (when written, 40 of 64 named on the
     normal photo, 16 of 48 on the hard one)."""
     for seen, least in zip(photos, (0.5, 0.25), strict=True):
-        tiles = _read_right(seen)
-        assert tiles
         named = asked = 0
-        for k in tiles:
-            truth = seen.readings[k].name
-            assert truth is not None
-            for leaf in ("beech", "oak"):  # the small pack's two leaves
-                readings = list(seen.readings)
-                readings[k] = _leaf_doubt(seen.readings[k], _renamed(truth, leaf=leaf))
-                leaf_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
-                r = readings[k]
-                asked += 1
-                if r.kind == "tile":
-                    named += 1
-                    assert r.name == truth, (seen.names[k], leaf)
-                    assert (r.doubt, r.candidates) == ("", ())
-                    assert r.distances["leaf_colours"] >= leaf_colours.RATIO
-                    assert 0.0 < r.confidence <= 1.0
-                    json.dumps({"confidence": r.confidence, **r.distances})  # scan's JSON
-                else:
-                    assert (r.kind, r.doubt) == ("uncertain", "glare-lit")
+        for k, truth, r in _each_settled(seen, lambda r, truth: [
+                _leaf_doubt(r, _renamed(truth, leaf=leaf))
+                for leaf in ("beech", "oak")]):  # the small pack's two leaves
+            asked += 1
+            if r.kind == "tile":
+                named += 1
+                assert r.name == truth, seen.names[k]
+                assert (r.doubt, r.candidates) == ("", ())
+                assert r.distances["leaf_colours"] >= leaf_colours.RATIO
+                assert 0.0 < r.confidence <= 1.0
+                json.dumps({"confidence": r.confidence, **r.distances})  # scan's JSON
+            else:
+                assert (r.kind, r.doubt) == ("uncertain", "glare-lit")
         assert named >= least * asked
 
 
@@ -433,26 +444,19 @@ def test_a_doubt_between_two_leaves_is_named_by_its_colours_never_wrong(photos) 
     doubt, never named the other (when written, 60 of 64 named on the normal photo, 36 of 48
     on the hard one)."""
     for seen, least in zip(photos, (0.8, 0.6), strict=True):
-        tiles = _read_right(seen)
-        assert tiles
         named = asked = 0
-        for k in tiles:
-            truth = seen.readings[k].name
-            assert truth is not None
-            other = _other_leaf(truth)
-            for pair in ((truth, other), (other, truth)):
-                readings = list(seen.readings)
-                readings[k] = _pair_doubt(seen.readings[k], *pair)
-                leaf_colours.settle(seen.model, seen.ev, readings, seen.view, seen.board)
-                r = readings[k]
-                asked += 1
-                if r.kind == "tile":
-                    named += 1
-                    assert r.name == truth, (seen.names[k], pair)
-                    assert r.distances["leaf_pair"] == 1.0
-                    assert r.distances["leaf_colours"] >= leaf_colours.CHECK_RATIO
-                else:
-                    assert (r.doubt, r.candidates) == ("look-alike", pair)
+        for k, truth, r in _each_settled(seen, lambda r, truth: [
+                _pair_doubt(r, *pair) for pair in ((truth, _other_leaf(truth)),
+                                                   (_other_leaf(truth), truth))]):
+            asked += 1
+            if r.kind == "tile":
+                named += 1
+                assert r.name == truth, seen.names[k]
+                assert r.distances["leaf_pair"] == 1.0
+                assert r.distances["leaf_colours"] >= leaf_colours.CHECK_RATIO
+            else:
+                assert r.doubt == "look-alike"
+                assert set(r.candidates) == {truth, _other_leaf(truth)}
         assert named >= least * asked
 
 
