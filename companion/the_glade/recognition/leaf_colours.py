@@ -28,6 +28,12 @@ a spot of glare smaller than the tile is no plane, and the planes' fit makes up 
 dimming the print, so that a dark leaf passes for its light sibling. There the face is
 compared with every face of its season and turn, so that a wrong creature or fruit shows.
 
+Two more doubts are settled here. A look-alike doubt between two leaf siblings that every
+look left is named by the planes as the check below would doubt it the other way
+(LEAF_PAIRS). And glare only adds light: a glare-lit doubt still left that names a dark leaf
+has the one leaf glare cannot make, and keeps its name where the closer look was clear
+(DARK_CLEAR).
+
 Last, every tile read surely is checked by the same true colours (:func:`check`, LEAF_CHECK):
 where another leaf sibling fits clearly better than the name, the tile is a look-alike doubt
 between the two ("looks like A or B"). The check only ever doubts, never renames: the looks
@@ -175,8 +181,9 @@ DARK_CLEAR: float | None = 1.0
 def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.ndarray,
            board: BoardModel) -> list[SquareReading]:
     """``readings`` (row-major, judged from ``ev`` on the rectified ``view`` of ``board``)
-    with each glare- or shade-lit doubt whose leaf its true colours tell (see the module's
-    text) named, in place; returned for chaining."""
+    with each glare- or shade-lit doubt whose leaf its true colours tell, each leaf pair they
+    tell and each glare-lit dark leaf a clear closer look named (see the module's text)
+    named, in place; returned for chaining."""
     if not LEAF_COLOURS or not len(model.tile_faces):
         return readings
     asked = [k for k, r in enumerate(readings) if r.kind == "uncertain" and r.doubt in DOUBTS
