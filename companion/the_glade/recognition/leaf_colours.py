@@ -207,13 +207,11 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
                     _named(r, *judged)
                     r.distances["leaf_veil"] = 1.0
                 continue
-        fits = sibling_fits(model, faces, view, ev.tile_at[k], light, r.name, r.season,
-                            r.turn)
-        if len(fits) < 2:
+        found = _best_sibling(sibling_fits(model, faces, view, ev.tile_at[k], light, r.name,
+                                           r.season, r.turn))
+        if found is None:
             continue
-        ranked = sorted(fits.items(), key=lambda kv: kv[1].misfit)
-        (best, fit), (_, second) = ranked[0], ranked[1]
-        ratio = second.misfit / max(fit.misfit, 1e-12)
+        best, fit, ratio = found
         if ratio < RATIO or fit.veil > MAX_VEIL:
             continue
         _named(r, best, ratio)
@@ -229,18 +227,25 @@ def settle(model: Model, ev: Evidence, readings: list[SquareReading], view: np.n
     for k in pairs:
         r = readings[k]
         assert r.season is not None and r.turn is not None
-        fits = sibling_fits(model, faces, view, ev.tile_at[k], light, r.candidates[0],
-                            r.season, r.turn)
-        if len(fits) < 2:
+        found = _best_sibling(sibling_fits(model, faces, view, ev.tile_at[k], light,
+                                           r.candidates[0], r.season, r.turn))
+        if found is None:
             continue
-        ranked = sorted(fits.items(), key=lambda kv: kv[1].misfit)
-        (best, fit), (_, second) = ranked[0], ranked[1]
-        ratio = second.misfit / max(fit.misfit, 1e-12)
+        best, fit, ratio = found
         if (best in r.candidates and ratio >= CHECK_RATIO
                 and CHECK_VEIL[0] <= fit.veil <= CHECK_VEIL[1]):
             _named(r, best, ratio)
             r.distances["leaf_pair"] = 1.0
     return readings
+
+
+def _best_sibling(fits: dict[str, LitFit]) -> tuple[str, LitFit, float] | None:
+    """The sibling of ``fits`` (:func:`sibling_fits`) that fits best, its fit, and how many
+    times as closely as the next it fits; None with fewer than two."""
+    if len(fits) < 2:
+        return None
+    (best, fit), (_, second) = sorted(fits.items(), key=lambda kv: kv[1].misfit)[:2]
+    return best, fit, second.misfit / max(fit.misfit, 1e-12)
 
 
 def _leaf_pair(r: SquareReading) -> bool:
